@@ -1,0 +1,61 @@
+import { startSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox"
+
+/**
+ * Starts a real sandbox for a test file and exports its address and credentials to the environment
+ * the test app's medusa-config.ts reads. Call it before `medusaIntegrationTestRunner` so the sandbox
+ * is up when the app boots.
+ */
+export function useSandbox(options: SandboxOptions = {}) {
+  let sandbox: Sandbox | undefined
+  beforeAll(async () => {
+    sandbox = await startSandbox(options)
+    process.env.CRYPTO_SWAP_BASE_URL = sandbox.baseUrl
+    process.env.CRYPTO_SWAP_GRAPHQL_URL = sandbox.graphqlUrl
+    process.env.CRYPTO_SWAP_PAY_URL = sandbox.payUrl
+    process.env.CRYPTO_SWAP_ACCOUNT_ID = sandbox.account.id
+    process.env.CRYPTO_SWAP_PRIVATE_KEY = sandbox.account.secret
+  })
+  afterAll(async () => {
+    await sandbox?.close()
+  })
+  return {
+    get sandbox(): Sandbox {
+      if (!sandbox) throw new Error("The sandbox is not started yet")
+      return sandbox
+    },
+    get control() {
+      return sandboxControl(this.sandbox.baseUrl)
+    },
+  }
+}
+
+async function call(url: string, method: string, body?: unknown) {
+  const response = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`Sandbox control ${method} ${url} answered ${response.status}: ${text}`)
+  return text ? JSON.parse(text) : undefined
+}
+
+/** The sandbox's control interface, as tests and dry runs use it. */
+export function sandboxControl(baseUrl: string) {
+  return {
+    deposit: (shiftId: string, body: { amount?: string; txid?: string } = {}) =>
+      call(`${baseUrl}/sandbox/shifts/${shiftId}/deposit`, "POST", body),
+    setStatus: (shiftId: string, status: string, issue?: string) =>
+      call(`${baseUrl}/sandbox/shifts/${shiftId}/status`, "POST", { status, issue }),
+    /** Walks a shift through statuses one transition at a time, as the service would. */
+    async walk(shiftId: string, statuses: string[]) {
+      for (const status of statuses) await this.setStatus(shiftId, status)
+    },
+    advanceClock: (advanceSeconds: number) => call(`${baseUrl}/sandbox/clock`, "POST", { advanceSeconds }),
+    addFault: (fault: Record<string, unknown>) => call(`${baseUrl}/sandbox/faults`, "POST", fault),
+    clearFaults: () => call(`${baseUrl}/sandbox/faults`, "DELETE"),
+    requests: () => call(`${baseUrl}/sandbox/requests`, "GET"),
+    clearRequests: () => call(`${baseUrl}/sandbox/requests`, "DELETE"),
+    reset: () => call(`${baseUrl}/sandbox/reset`, "POST"),
+  }
+}

@@ -1,0 +1,28 @@
+// Three suites, chosen with TEST_TYPE: unit (src/**/__tests__), integration:modules and integration:http.
+const { loadEnv } = require("@medusajs/framework/utils")
+loadEnv("test", process.cwd())
+
+const testMatch = {
+  unit: ["**/src/**/__tests__/**/*.unit.spec.[jt]s"],
+  "integration:modules": ["**/integration-tests/modules/**/*.spec.[jt]s"],
+  "integration:http": ["**/integration-tests/http/**/*.spec.[jt]s"],
+}[process.env.TEST_TYPE ?? "unit"]
+
+module.exports = {
+  transform: {
+    "^.+\\.[jt]sx?$": [
+      "@swc/jest",
+      {
+        jsc: {
+          parser: { syntax: "typescript", decorators: true },
+          target: "es2021",
+        },
+      },
+    ],
+  },
+  testEnvironment: "node",
+  moduleFileExtensions: ["js", "ts", "json"],
+  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/demo/"],
+  setupFiles: ["./integration-tests/setup.js"],
+  testMatch,
+}

@@ -1,0 +1,52 @@
+// Test-only app config: integration tests load the plugin's src/ as the app, with the provider
+// registered three times (default options, authorize on settled, hosted checkout) so one app
+// covers every flow. The sandbox's URL and credentials come from the environment the tests set.
+import { defineConfig, loadEnv } from "@medusajs/framework/utils"
+
+loadEnv(process.env.NODE_ENV || "test", process.cwd())
+
+const client = {
+  baseUrl: process.env.CRYPTO_SWAP_BASE_URL ?? "http://127.0.0.1:1",
+  graphqlUrl: process.env.CRYPTO_SWAP_GRAPHQL_URL ?? "http://127.0.0.1:1/graphql",
+  payUrl: process.env.CRYPTO_SWAP_PAY_URL ?? "http://127.0.0.1:1",
+  accountId: process.env.CRYPTO_SWAP_ACCOUNT_ID ?? "test-account",
+  privateKey: process.env.CRYPTO_SWAP_PRIVATE_KEY ?? "test-secret",
+  settlement: {
+    usd: { coin: "USDC", network: "ethereum", address: "0x1111111111111111111111111111111111111111" },
+    eur: { coin: "EURC", network: "ethereum", address: "0x2222222222222222222222222222222222222222" },
+  },
+}
+
+const provider = (id: string, options: Record<string, unknown> = {}) => ({
+  resolve: "./src/providers/crypto-swap",
+  id,
+  options: { ...client, ...options },
+})
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: process.env.DATABASE_URL,
+    http: {
+      jwtSecret: "test-jwt-secret",
+      cookieSecret: "test-cookie-secret",
+      storeCors: "*",
+      adminCors: "*",
+      authCors: "*",
+    },
+  },
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      options: {
+        providers: [
+          provider("crypto-swap"),
+          provider("crypto-swap-settled", { authorizeOn: "settled" }),
+          provider("crypto-swap-checkout", {
+            mode: "checkout",
+            checkout: { successUrl: "http://shop.test/order/confirmed", cancelUrl: "http://shop.test/cart" },
+          }),
+        ],
+      },
+    },
+  ],
+})

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// The whole suite in one command (`npm test`): unit tests, then integration tests on a real Medusa
+// app and real PostgreSQL, then one integration file again on an embedded PostgreSQL to prove the
+// fallback a laptop without a database relies on.
+//   node scripts/test.mjs [unit|integration|all] [-- extra jest args]
+import { spawnSync } from "node:child_process"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { findOrStartPostgres } from "./lib/postgres.mjs"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const [what = "all", ...rest] = process.argv.slice(2).filter((arg) => arg !== "--")
+const EMBEDDED_PROOF_FILE = "integration-tests/modules/payment-provider.spec.ts"
+
+function jest(testType, args, env = {}) {
+  console.log(`\n=== jest ${testType} ${args.join(" ")}`)
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules/jest/bin/jest.js"), "--runInBand", "--forceExit", ...args],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, TEST_TYPE: testType, NODE_OPTIONS: "--experimental-vm-modules", ...env },
+    }
+  )
+  return result.status === 0
+}
+
+function dbEnv(db) {
+  return { DB_HOST: db.host, DB_PORT: String(db.port), DB_USERNAME: db.user, DB_PASSWORD: db.password }
+}
+
+async function withPostgres(options, run) {
+  const db = await findOrStartPostgres({ dataDir: path.join(root, ".tmp", "test-postgres"), ...options })
+  console.log(db.embedded ? `Using embedded PostgreSQL on port ${db.port}` : `Using PostgreSQL at ${db.host}:${db.port}`)
+  try {
+    return run(dbEnv(db))
+  } finally {
+    await db.stop()
+  }
+}
+
+const failures = []
+if (what === "unit" || what === "all") {
+  if (!jest("unit", rest)) failures.push("unit")
+}
+if (what === "integration" || what === "all") {
+  await withPostgres({}, (env) => {
+    if (!jest("integration:modules", rest, env)) failures.push("integration:modules")
+    if (!jest("integration:http", rest, env)) failures.push("integration:http")
+  })
+}
+if (what === "all") {
+  await withPostgres({ forceEmbedded: true }, (env) => {
+    if (!jest("integration:modules", [EMBEDDED_PROOF_FILE], env)) failures.push("embedded postgres")
+  })
+}
+
+console.log(failures.length ? `\nFailed: ${failures.join(", ")}` : "\nAll suites passed")
+process.exit(failures.length ? 1 : 0)

@@ -1,0 +1,127 @@
+import { PaymentSessionStatus } from "@medusajs/framework/utils"
+import { decideStatus, STAGE_OF_STATUS, type StatusPolicy } from "../status-map"
+
+const policy = (overrides: Partial<StatusPolicy> = {}): StatusPolicy => ({
+  authorizeOn: "confirmed",
+  placeOrder: "after_payment",
+  amountDue: "100",
+  underpaymentTolerancePercent: "0",
+  ...overrides,
+})
+
+const { PENDING, PENDING_AUTHORIZATION, AUTHORIZED, CAPTURED, ERROR, CANCELED } = PaymentSessionStatus
+
+describe("status map", () => {
+  // Every status of service-behaviour.md, under each authorizeOn setting (placeOrder: after_payment).
+  const table: Array<[string, { detected: string; confirmed: string; settled: string }]> = [
+    ["waiting", { detected: PENDING, confirmed: PENDING, settled: PENDING }],
+    ["pending", { detected: AUTHORIZED, confirmed: PENDING, settled: PENDING }],
+    ["processing", { detected: AUTHORIZED, confirmed: AUTHORIZED, settled: PENDING }],
+    ["settling", { detected: AUTHORIZED, confirmed: AUTHORIZED, settled: PENDING }],
+    ["settled", { detected: CAPTURED, confirmed: CAPTURED, settled: CAPTURED }],
+    ["review", { detected: PENDING, confirmed: PENDING, settled: PENDING }],
+    ["refund", { detected: ERROR, confirmed: ERROR, settled: ERROR }],
+    ["refunding", { detected: ERROR, confirmed: ERROR, settled: ERROR }],
+    ["refunded", { detected: ERROR, confirmed: ERROR, settled: ERROR }],
+    ["expired", { detected: CANCELED, confirmed: CANCELED, settled: CANCELED }],
+    ["some-new-status", { detected: PENDING, confirmed: PENDING, settled: PENDING }],
+  ]
+
+  it.each(table)("maps %s for every authorizeOn", (status, expected) => {
+    for (const authorizeOn of ["detected", "confirmed", "settled"] as const) {
+      expect(decideStatus({ status, type: "fixed" }, policy({ authorizeOn })).session).toBe(expected[authorizeOn])
+    }
+  })
+
+  it("covers every known service status in the table", () => {
+    expect(Object.keys(STAGE_OF_STATUS).sort()).toEqual(
+      ["expired", "pending", "processing", "refund", "refunded", "refunding", "review", "settled", "settling", "waiting"].sort()
+    )
+  })
+
+  it("answers pending_authorization before payment when the order is placed first", () => {
+    for (const status of ["waiting", "pending", "review", "unknown-thing"]) {
+      expect(decideStatus({ status }, policy({ placeOrder: "before_payment" })).session).toBe(PENDING_AUTHORIZATION)
+    }
+    expect(decideStatus({ status: "processing" }, policy({ placeOrder: "before_payment" })).session).toBe(AUTHORIZED)
+    expect(decideStatus({ status: "refund" }, policy({ placeOrder: "before_payment" })).session).toBe(ERROR)
+  })
+
+  it("keeps an unknown status as it is and never authorizes on it", () => {
+    const decision = decideStatus({ status: "quantum" }, policy({ authorizeOn: "detected" }))
+    expect(decision).toMatchObject({ stage: "unknown", session: PENDING, action: "pending", effectiveStatus: "quantum" })
+  })
+
+  it("gives webhook actions matching the session status", () => {
+    expect(decideStatus({ status: "settled" }, policy()).action).toBe("captured")
+    expect(decideStatus({ status: "processing" }, policy()).action).toBe("authorized")
+    expect(decideStatus({ status: "refunded" }, policy()).action).toBe("failed")
+    expect(decideStatus({ status: "expired" }, policy()).action).toBe("canceled")
+    expect(decideStatus({ status: "waiting" }, policy()).action).toBe("pending")
+  })
+
+  describe("variable shifts against the amount due", () => {
+    it("captures when the settled amount covers the amount due", () => {
+      const decision = decideStatus({ status: "settled", type: "variable", settleAmount: "100.000001" }, policy())
+      expect(decision).toMatchObject({ stage: "settled", session: CAPTURED, settledAmount: "100.000001" })
+    })
+
+    it("fails an underpayment beyond the tolerance", () => {
+      const decision = decideStatus({ status: "settled", type: "variable", settleAmount: "98.9" }, policy({ underpaymentTolerancePercent: "1" }))
+      expect(decision).toMatchObject({ stage: "underpaid", session: ERROR })
+    })
+
+    it("accepts an underpayment within the tolerance", () => {
+      const decision = decideStatus({ status: "settled", type: "variable", settleAmount: "99" }, policy({ underpaymentTolerancePercent: "1" }))
+      expect(decision.session).toBe(CAPTURED)
+    })
+  })
+
+  describe("multiple deposits", () => {
+    it("settles a fixed shift on its first valid deposit; later ones are the service's to refund", () => {
+      const shift = {
+        status: "multiple",
+        type: "fixed",
+        deposits: [
+          { status: "settled", depositHash: "0xa", settleAmount: "100" },
+          { status: "refund", depositHash: "0xb", issue: "max 1 deposit" },
+        ],
+      }
+      expect(decideStatus(shift, policy())).toMatchObject({ session: CAPTURED, effectiveStatus: "settled" })
+    })
+
+    it("treats a re-swept EVM deposit as one payment", () => {
+      const shift = {
+        status: "multiple",
+        type: "variable",
+        deposits: [
+          { status: "settled", depositHash: "0xa", settleAmount: "100" },
+          { status: "settled", depositHash: "0xa", settleAmount: "100" },
+          { status: "settled", depositHash: "0xc", settleAmount: "100", issue: "duplicate" },
+        ],
+      }
+      expect(decideStatus(shift, policy())).toMatchObject({ session: CAPTURED, settledAmount: "100" })
+    })
+
+    it("adds up a variable shift's deposits and waits for the slowest", () => {
+      const deposits = [
+        { status: "settled", depositHash: "0xa", settleAmount: "60" },
+        { status: "processing", depositHash: "0xb" },
+      ]
+      expect(decideStatus({ status: "multiple", type: "variable", deposits }, policy())).toMatchObject({
+        session: AUTHORIZED,
+        effectiveStatus: "processing",
+      })
+      const settled = deposits.map((d, i) => ({ ...d, status: "settled", settleAmount: i ? "40" : "60" }))
+      expect(decideStatus({ status: "multiple", type: "variable", deposits: settled }, policy())).toMatchObject({
+        session: CAPTURED,
+        settledAmount: "100",
+      })
+    })
+
+    it("fails when every deposit is being refunded", () => {
+      const deposits = [{ status: "refunding", depositHash: "0xa" }, { status: "refunded", depositHash: "0xb" }]
+      expect(decideStatus({ status: "multiple", type: "fixed", deposits }, policy()).session).toBe(ERROR)
+    })
+  })
+})

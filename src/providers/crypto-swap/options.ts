@@ -1,0 +1,65 @@
+import { z } from "@medusajs/framework/zod"
+
+const decimalPercent = (max: number) =>
+  z
+    .union([z.string(), z.number()])
+    .transform((value) => String(value))
+    .refine((value) => /^\d+(\.\d+)?$/.test(value) && Number(value) <= max, {
+      message: `must be a decimal number from 0 to ${max}`,
+    })
+
+const settlementSchema = z.object({
+  coin: z.string().min(1),
+  network: z.string().min(1),
+  address: z.string().min(1),
+  memo: z.string().min(1).optional(),
+})
+
+const seconds = z.number().int().positive()
+
+export const optionsSchema = z
+  .object({
+    baseUrl: z.url(),
+    graphqlUrl: z.url(),
+    payUrl: z.url(),
+    accountId: z.string().min(1),
+    privateKey: z.string().min(1),
+    secretHeader: z.string().min(1).default("x-service-secret"),
+    /** What the merchant receives, per store currency (lower-case ISO code). */
+    settlement: z
+      .record(z.string().regex(/^[a-z]{3}$/, "currency codes are lower-case ISO 4217, e.g. usd"), settlementSchema)
+      .refine((value) => Object.keys(value).length > 0, { message: "needs at least one currency" }),
+    mode: z.enum(["shift", "checkout"]).default("shift"),
+    /** Commission in percent, 0 to 2, as the service's pair rates take it. */
+    commissionRate: decimalPercent(2).default("0"),
+    authorizeOn: z.enum(["detected", "confirmed", "settled"]).default("confirmed"),
+    placeOrder: z.enum(["after_payment", "before_payment"]).default("after_payment"),
+    /** How far (percent) a variable shift may settle below the amount due and still count as paid. */
+    underpaymentTolerancePercent: decimalPercent(100).default("0"),
+    /** Redirects of the deprecated hosted checkout. */
+    checkout: z.object({ successUrl: z.url(), cancelUrl: z.url() }).optional(),
+    /** Hook id from `createHook`; when set, notifications naming another hook are ignored. */
+    webhookHookId: z.string().min(1).optional(),
+    requestTimeoutMs: z.number().int().positive().default(10_000),
+    maxRetries: z.number().int().min(0).max(5).default(2),
+    catalogueTtlSeconds: seconds.default(600),
+  })
+  .superRefine((options, ctx) => {
+    if (options.mode === "checkout" && !options.checkout) {
+      ctx.addIssue({ code: "custom", path: ["checkout"], message: "successUrl and cancelUrl are required in checkout mode" })
+    }
+  })
+
+export type CryptoSwapOptionsInput = z.input<typeof optionsSchema>
+export type CryptoSwapOptions = z.output<typeof optionsSchema>
+export type Settlement = z.output<typeof settlementSchema>
+
+/** Parses the provider options; a wrong config fails boot with a message naming the key (never its value). */
+export function parseOptions(options: unknown): CryptoSwapOptions {
+  const result = optionsSchema.safeParse(options)
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `\`${issue.path.join(".") || "(options)"}\` ${issue.message}`)
+    throw new Error(`crypto-swap payment provider: invalid options: ${problems.join("; ")}`)
+  }
+  return result.data
+}

@@ -1,0 +1,467 @@
+import { AbstractPaymentProvider, MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
+  CancelPaymentInput,
+  CancelPaymentOutput,
+  CapturePaymentInput,
+  CapturePaymentOutput,
+  DeletePaymentInput,
+  DeletePaymentOutput,
+  GetPaymentStatusInput,
+  GetPaymentStatusOutput,
+  InitiatePaymentInput,
+  InitiatePaymentOutput,
+  Logger,
+  ProviderWebhookPayload,
+  RefundPaymentInput,
+  RefundPaymentOutput,
+  RetrievePaymentInput,
+  RetrievePaymentOutput,
+  UpdatePaymentInput,
+  UpdatePaymentOutput,
+  WebhookActionResult,
+} from "@medusajs/framework/types"
+import { randomUUID } from "node:crypto"
+import {
+  CoinCatalogue,
+  SwapServiceClient,
+  latestShiftId,
+  webhookNotificationSchema,
+  type Checkout,
+  type Shift,
+} from "../../lib/swap-service"
+import { addDecimals, compareDecimals, toDecimalString } from "../../lib/money"
+import { toMedusaError } from "./errors"
+import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type Settlement } from "./options"
+import { planShift, type ShiftPlan } from "./shift-plan"
+import type { CryptoSwapSessionData, RefundRecord } from "./session-data"
+import { decideStatus, type StatusDecision } from "./status-map"
+import { describeIssues, storefrontInputSchema, type StorefrontInput } from "./storefront-input"
+
+type InjectedDependencies = { logger: Logger }
+
+/** Shift statuses in which the shopper's money is on its way or has arrived. */
+const DEPOSIT_SEEN = new Set(["pending", "processing", "review", "settling", "settled", "multiple"])
+const SESSION_PARAM = "crypto_swap_session"
+const AMOUNT_PARAM = "crypto_swap_amount"
+
+/**
+ * Medusa payment provider: a payment session becomes a shift in which the merchant fixes what is
+ * received (settle coin, address, amount) and the shopper chooses what to pay with.
+ * Crypto is pushed money: "capture" confirms a settlement, it never moves funds.
+ */
+export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwapOptionsInput> {
+  static identifier = "crypto-swap"
+
+  protected readonly options_: CryptoSwapOptions
+  protected readonly logger_: Logger
+  protected readonly client_: SwapServiceClient
+  protected readonly catalogue_: CoinCatalogue
+
+  static validateOptions(options: Record<string, unknown>): void {
+    parseOptions(options)
+  }
+
+  constructor(container: InjectedDependencies, options: CryptoSwapOptionsInput) {
+    // eslint-disable-next-line prefer-rest-params
+    super(container as unknown as Record<string, unknown>, options)
+    this.options_ = parseOptions(options)
+    this.logger_ = container.logger
+    this.client_ = new SwapServiceClient({
+      baseUrl: this.options_.baseUrl,
+      graphqlUrl: this.options_.graphqlUrl,
+      payUrl: this.options_.payUrl,
+      accountId: this.options_.accountId,
+      privateKey: this.options_.privateKey,
+      secretHeader: this.options_.secretHeader,
+      timeoutMs: this.options_.requestTimeoutMs,
+      maxRetries: this.options_.maxRetries,
+    })
+    this.catalogue_ = new CoinCatalogue(this.client_, { ttlMs: this.options_.catalogueTtlSeconds * 1000 })
+  }
+
+  async initiatePayment({ amount, currency_code, data }: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    const input = this.parseStorefrontInput(data)
+    const currency = currency_code.toLowerCase()
+    const settlement = this.settlementFor(currency)
+    const base = { session_id: input.session_id, amount: toDecimalString(amount), currency_code: currency }
+    const sessionData =
+      this.options_.mode === "checkout"
+        ? await this.initiateCheckout(base, settlement, input)
+        : await this.initiateShift(base, settlement, input)
+    return { id: sessionData.shift_id ?? sessionData.checkout_id!, data: sessionData, status: PaymentSessionStatus.PENDING }
+  }
+
+  async authorizePayment({ data }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const { decision, data: refreshed } = await this.refresh(data, "checking the payment")
+    if (
+      decision.session === PaymentSessionStatus.PENDING ||
+      decision.session === PaymentSessionStatus.REQUIRES_MORE
+    ) {
+      // Returned as an authorization error so the storefront gets this message with the cart, not a bare 400.
+      throw new MedusaError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, this.waitingMessage(refreshed, decision))
+    }
+    return { status: decision.session, data: refreshed }
+  }
+
+  async getPaymentStatus({ data }: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
+    const { decision, data: refreshed } = await this.refresh(data, "checking the payment")
+    return { status: decision.session, data: refreshed }
+  }
+
+  async retrievePayment({ data }: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
+    const { data: refreshed } = await this.refresh(data, "reading the payment")
+    return { data: refreshed }
+  }
+
+  async capturePayment({ data }: CapturePaymentInput): Promise<CapturePaymentOutput> {
+    const { decision, data: refreshed } = await this.refresh(data, "capturing the payment")
+    if (decision.session !== PaymentSessionStatus.CAPTURED) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `This crypto payment can't be captured yet: the swap is "${decision.effectiveStatus}". ` +
+          "Crypto payments are captured automatically once the service reports them settled."
+      )
+    }
+    return { data: refreshed }
+  }
+
+  async updatePayment({ data, amount, currency_code }: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+    const current = this.sessionData(data)
+    if (
+      compareDecimals(toDecimalString(amount), current.amount) !== 0 ||
+      currency_code.toLowerCase() !== current.currency_code
+    ) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "The amount of a crypto payment is fixed when it is created; start a new payment for the new amount."
+      )
+    }
+    return this.getPaymentStatus({ data })
+  }
+
+  async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    if (!this.hasPayment(data)) return { data }
+    const { shift, data: refreshed } = await this.refresh(data, "removing the payment")
+    if (shift && DEPOSIT_SEEN.has(shift.status)) {
+      // Deleting would let the cart change under a shopper whose money is already on its way.
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "A crypto deposit for this cart is already on its way; the cart can't be changed until the payment completes."
+      )
+    }
+    return { data: await this.cancelShift(refreshed, shift) }
+  }
+
+  async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
+    if (!this.hasPayment(data)) return { data }
+    const { shift, data: refreshed } = await this.refresh(data, "canceling the payment")
+    if (shift && DEPOSIT_SEEN.has(shift.status)) {
+      return { data: { ...refreshed, refund_owed: true } }
+    }
+    return { data: await this.cancelShift(refreshed, shift) }
+  }
+
+  async refundPayment({ amount, data }: RefundPaymentInput): Promise<RefundPaymentOutput> {
+    const refundAmount = toDecimalString(amount)
+    const { shift, data: refreshed } = await this.refresh(data, "refunding the payment")
+    const alreadyRefunded = addDecimals("0", ...(refreshed.refunds ?? []).map((refund) => refund.amount))
+    if (compareDecimals(addDecimals(alreadyRefunded, refundAmount), refreshed.amount) > 0) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `Refunds can't exceed the ${refreshed.amount} ${refreshed.currency_code.toUpperCase()} paid ` +
+          `(${alreadyRefunded} already refunded).`
+      )
+    }
+    if (shift?.status === "refund" && refreshed.refund_address && !shift.refundAddress) {
+      // The service is already refunding the deposit itself; it only needs to know where to.
+      try {
+        const updated = await this.client_.setRefundAddress(shift.id, {
+          address: refreshed.refund_address,
+          memo: refreshed.refund_memo,
+        })
+        return { data: this.withShift(refreshed, updated) }
+      } catch (error) {
+        throw toMedusaError(error, "setting the refund address")
+      }
+    }
+    if (shift && ["refund", "refunding", "refunded"].includes(shift.status)) {
+      return { data: refreshed }
+    }
+    const record: RefundRecord = {
+      id: `csref_${randomUUID()}`,
+      amount: refundAmount,
+      settle_coin_amount: refundAmount,
+      refund_coin: refreshed.deposit_coin ?? "",
+      refund_network: refreshed.deposit_network ?? "",
+      refund_address: refreshed.refund_address,
+      refund_memo: refreshed.refund_memo,
+      status: refreshed.refund_address ? "owed" : "address_needed",
+      requested_at: new Date().toISOString(),
+    }
+    this.logger_.warn(
+      `crypto-swap: a refund of ${refundAmount} ${refreshed.currency_code.toUpperCase()} is owed for payment session ` +
+        `${refreshed.session_id}; the merchant funds it through a refund shift.`
+    )
+    return { data: { ...refreshed, refunds: [...(refreshed.refunds ?? []), record] } }
+  }
+
+  async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+    const notification = webhookNotificationSchema.safeParse(payload.data)
+    if (!notification.success) return { action: "not_supported" }
+    const { meta, payload: body } = notification.data
+    if (meta.hook.accountId !== this.options_.accountId) return { action: "not_supported" }
+    if (this.options_.webhookHookId && meta.hook.id !== this.options_.webhookHookId) return { action: "not_supported" }
+    if (!body.checkoutId) return { action: "not_supported" }
+    try {
+      // The notification is only a hint: everything acted on is read back from the service.
+      const checkout = await this.client_.getCheckout(body.checkoutId)
+      const origin = this.checkoutOrigin(checkout)
+      if (!origin || !(checkout.orders ?? []).some((order) => order.id === body.shiftId)) {
+        return { action: "not_supported" }
+      }
+      const shift = await this.client_.getShift(body.shiftId)
+      const decision = decideStatus(shift, this.policy(origin.amount))
+      return { action: decision.action, data: { session_id: origin.sessionId, amount: origin.amount } }
+    } catch (error) {
+      this.logger_.warn(`crypto-swap: ignored a webhook that could not be verified (${(error as Error).message})`)
+      return { action: "not_supported" }
+    }
+  }
+
+  private async initiateShift(
+    base: Pick<CryptoSwapSessionData, "session_id" | "amount" | "currency_code">,
+    settlement: Settlement,
+    input: StorefrontInput
+  ): Promise<CryptoSwapSessionData> {
+    let plan: ShiftPlan
+    try {
+      plan = planShift(await this.catalogue_.get(), settlement, input, base.amount)
+    } catch (error) {
+      throw toMedusaError(error, "loading the coin list")
+    }
+    const ctx = { userIp: input.customer_ip }
+    const refund = { refundAddress: input.refund_address, refundMemo: input.refund_memo }
+    const common = {
+      settleAddress: settlement.address,
+      settleMemo: settlement.memo,
+      externalId: base.session_id,
+      ...refund,
+    }
+    try {
+      if (plan.type === "fixed") {
+        const quote = await this.client_.createQuote(
+          {
+            depositCoin: plan.depositCoin,
+            depositNetwork: plan.depositNetwork,
+            settleCoin: settlement.coin,
+            settleNetwork: settlement.network,
+            settleAmount: plan.settleAmount,
+          },
+          ctx
+        )
+        const shift = await this.client_.createFixedShift({ quote, ...common }, ctx)
+        return this.withShift({ ...base, ...this.sessionBase(settlement, plan, input) }, shift)
+      }
+      const shift = await this.client_.createVariableShift(
+        {
+          depositCoin: plan.depositCoin,
+          depositNetwork: plan.depositNetwork,
+          settleCoin: settlement.coin,
+          settleNetwork: settlement.network,
+          ...common,
+        },
+        ctx
+      )
+      return this.withShift({ ...base, ...this.sessionBase(settlement, plan, input) }, shift)
+    } catch (error) {
+      throw toMedusaError(error, "creating the crypto payment")
+    }
+  }
+
+  private sessionBase(settlement: Settlement, plan: ShiftPlan, input: StorefrontInput) {
+    return {
+      mode: "shift" as const,
+      shift_type: plan.type,
+      deposit_coin: plan.depositCoin,
+      deposit_network: plan.depositNetwork,
+      settle_coin: settlement.coin,
+      settle_network: settlement.network,
+      settle_amount: plan.settleAmount,
+      refund_address: input.refund_address,
+      refund_memo: input.refund_memo,
+      customer_ip: input.customer_ip,
+      status: "waiting",
+    }
+  }
+
+  private async initiateCheckout(
+    base: Pick<CryptoSwapSessionData, "session_id" | "amount" | "currency_code">,
+    settlement: Settlement,
+    input: StorefrontInput
+  ): Promise<CryptoSwapSessionData> {
+    const redirects = this.options_.checkout!
+    const tag = (url: string) => {
+      const tagged = new URL(url)
+      tagged.searchParams.set(SESSION_PARAM, base.session_id)
+      tagged.searchParams.set(AMOUNT_PARAM, base.amount)
+      return tagged.toString()
+    }
+    try {
+      const settleAmount = planShift(await this.catalogue_.get(), settlement, null, base.amount).settleAmount
+      const checkout = await this.client_.createCheckout(
+        {
+          settleCoin: settlement.coin,
+          settleNetwork: settlement.network,
+          settleAmount,
+          settleAddress: settlement.address,
+          settleMemo: settlement.memo,
+          successUrl: tag(redirects.successUrl),
+          cancelUrl: tag(redirects.cancelUrl),
+        },
+        { userIp: input.customer_ip }
+      )
+      return {
+        ...base,
+        mode: "checkout",
+        checkout_id: checkout.id,
+        pay_url: this.client_.checkoutPayUrl(checkout.id),
+        settle_coin: settlement.coin,
+        settle_network: settlement.network,
+        settle_amount: settleAmount,
+        customer_ip: input.customer_ip,
+        status: "waiting",
+      }
+    } catch (error) {
+      throw toMedusaError(error, "creating the hosted checkout")
+    }
+  }
+
+  /** Where a checkout came from: only checkouts this store made (its settlement, its tagged redirect). */
+  private checkoutOrigin(checkout: Checkout): { sessionId: string; amount: string } | undefined {
+    const settlement = this.options_.settlement
+    const ours = Object.values(settlement).some(
+      (s) => s.address === checkout.settleAddress && s.coin.toLowerCase() === checkout.settleCoin.toLowerCase()
+    )
+    if (!ours) return undefined
+    const url = new URL(checkout.successUrl)
+    const sessionId = url.searchParams.get(SESSION_PARAM)
+    const amount = url.searchParams.get(AMOUNT_PARAM)
+    return sessionId && amount ? { sessionId, amount } : undefined
+  }
+
+  /** Reads the shift (and, in checkout mode, the checkout) behind a session and folds it into the data. */
+  private async refresh(
+    raw: Record<string, unknown> | undefined,
+    doing: string
+  ): Promise<{ shift?: Shift; decision: StatusDecision; data: CryptoSwapSessionData }> {
+    let data = this.sessionData(raw)
+    try {
+      if (data.mode === "checkout" && data.checkout_id) {
+        const shiftId = latestShiftId(await this.client_.getCheckout(data.checkout_id))
+        if (shiftId && shiftId !== data.shift_id) data = { ...data, shift_id: shiftId }
+      }
+      if (!data.shift_id) {
+        return { decision: decideStatus({ status: data.status }, this.policy(data.amount)), data }
+      }
+      const shift = await this.client_.getShift(data.shift_id)
+      const refreshed = this.withShift(data, shift)
+      return { shift, decision: decideStatus(shift, this.policy(data.amount)), data: refreshed }
+    } catch (error) {
+      throw toMedusaError(error, doing)
+    }
+  }
+
+  /** Copies what the shopper must see from a shift; `depositAddress` is kept once known (the service recycles it). */
+  private withShift(data: CryptoSwapSessionData, shift: Shift): CryptoSwapSessionData {
+    const variable = shift.type === "variable"
+    return {
+      ...data,
+      shift_id: shift.id,
+      shift_type: (shift.type as "fixed" | "variable" | undefined) ?? data.shift_type,
+      quote_id: shift.quoteId ?? data.quote_id,
+      deposit_coin: shift.depositCoin ?? data.deposit_coin,
+      deposit_network: shift.depositNetwork ?? data.deposit_network,
+      deposit_address: data.deposit_address ?? shift.depositAddress ?? undefined,
+      deposit_memo: data.deposit_memo ?? shift.depositMemo ?? undefined,
+      deposit_amount: variable ? shift.depositAmount ?? undefined : shift.depositAmount ?? data.deposit_amount,
+      deposit_min: variable ? shift.depositMin ?? data.deposit_min : undefined,
+      deposit_max: variable ? shift.depositMax ?? data.deposit_max : undefined,
+      settle_amount: variable ? data.settle_amount : shift.settleAmount ?? data.settle_amount,
+      rate: shift.rate ?? data.rate,
+      expires_at: shift.expiresAt ?? data.expires_at,
+      status: shift.status,
+      issue: shift.issue ?? undefined,
+      deposit_hash: shift.depositHash ?? data.deposit_hash,
+      settle_hash: shift.settleHash ?? data.settle_hash,
+      refund_address: shift.refundAddress ?? data.refund_address,
+      refund_memo: shift.refundMemo ?? data.refund_memo,
+    }
+  }
+
+  private async cancelShift(data: CryptoSwapSessionData, shift?: Shift): Promise<CryptoSwapSessionData> {
+    if (!shift || shift.status !== "waiting") return data
+    try {
+      await this.client_.cancelOrder(shift.id)
+      return { ...data, status: "expired", canceled_at: new Date().toISOString() }
+    } catch (error) {
+      // The service refuses cancel-order for the first minutes of a shift (and may be down): an unpaid
+      // shift is harmless, so it is marked and reconciliation cancels it later.
+      this.logger_.info(`crypto-swap: cancel of an unpaid shift deferred (${(error as Error).message})`)
+      return { ...data, cancel_requested_at: data.cancel_requested_at ?? new Date().toISOString() }
+    }
+  }
+
+  private waitingMessage(data: CryptoSwapSessionData, decision: StatusDecision): string {
+    if (decision.stage === "awaiting_deposit") {
+      const amount = data.deposit_amount ? `${data.deposit_amount} ` : ""
+      return `Waiting for your deposit: send ${amount}${data.deposit_coin ?? "crypto"} to the address shown.`
+    }
+    if (decision.stage === "review") {
+      return "Your deposit is being reviewed by the swap service; the order is placed as soon as it clears."
+    }
+    return "Your deposit has been received and is being confirmed; the order is placed automatically once it is."
+  }
+
+  private policy(amountDue: string) {
+    return {
+      authorizeOn: this.options_.authorizeOn,
+      placeOrder: this.options_.placeOrder,
+      amountDue,
+      underpaymentTolerancePercent: this.options_.underpaymentTolerancePercent,
+    }
+  }
+
+  private settlementFor(currency: string): Settlement {
+    const settlement = this.options_.settlement[currency]
+    if (!settlement) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `Crypto payments are not set up for ${currency.toUpperCase()}: the store has no settlement wallet for this currency.`
+      )
+    }
+    return settlement
+  }
+
+  private parseStorefrontInput(data: Record<string, unknown> | undefined): StorefrontInput {
+    const parsed = storefrontInputSchema.safeParse(data ?? {})
+    if (!parsed.success) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid crypto payment details: ${describeIssues(parsed.error)}`)
+    }
+    return parsed.data
+  }
+
+  private hasPayment(data: Record<string, unknown> | undefined): data is Record<string, unknown> {
+    return Boolean(data?.shift_id || data?.checkout_id)
+  }
+
+  private sessionData(data: Record<string, unknown> | undefined): CryptoSwapSessionData {
+    if (!data || typeof data.session_id !== "string" || typeof data.amount !== "string") {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "This payment session holds no crypto payment.")
+    }
+    return data as unknown as CryptoSwapSessionData
+  }
+}
+
+export default CryptoSwapProviderService

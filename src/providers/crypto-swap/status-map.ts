@@ -1,0 +1,141 @@
+import { PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { PaymentActions } from "@medusajs/framework/types"
+import { addDecimals, compareDecimals, lessPercent } from "../../lib/money"
+
+/** What the shopper's payment has reached, whatever the service calls it. */
+export type PaymentStage =
+  | "awaiting_deposit"
+  | "deposit_detected"
+  | "deposit_confirmed"
+  | "settled"
+  | "underpaid"
+  | "review"
+  | "refund"
+  | "refunded"
+  | "expired"
+  | "unknown"
+
+/** The one table from service status to stage (service-behaviour.md, "Shift statuses"). */
+export const STAGE_OF_STATUS: Record<string, PaymentStage> = {
+  waiting: "awaiting_deposit",
+  pending: "deposit_detected",
+  processing: "deposit_confirmed",
+  settling: "deposit_confirmed",
+  settled: "settled",
+  review: "review",
+  refund: "refund",
+  refunding: "refund",
+  refunded: "refunded",
+  expired: "expired",
+}
+
+export type ShiftDepositLike = {
+  status: string
+  depositHash?: string | null
+  settleAmount?: string | null
+  issue?: string | null
+}
+
+export type ShiftLike = {
+  status: string
+  type?: string | null
+  settleAmount?: string | null
+  deposits?: ShiftDepositLike[] | null
+}
+
+export type StatusPolicy = {
+  authorizeOn: "detected" | "confirmed" | "settled"
+  placeOrder: "after_payment" | "before_payment"
+  /** Amount due in the settle coin (equal to the store amount: the settle coin is pegged). */
+  amountDue: string
+  underpaymentTolerancePercent: string
+}
+
+export type StatusDecision = {
+  stage: PaymentStage
+  session: PaymentSessionStatus
+  action: PaymentActions
+  /** The status the decision was made from: the shift's, or for `multiple` the one its deposits add up to. */
+  effectiveStatus: string
+  settledAmount?: string
+}
+
+const IN_FLIGHT_ORDER = ["pending", "review", "processing", "settling"]
+const REFUND_STATUSES = new Set(["refund", "refunding", "refunded"])
+
+/**
+ * Reads `deposits[]` of a `multiple` shift. A re-sweep of an EVM deposit address repeats a deposit
+ * (same hash, or flagged "duplicate"): it is one payment, not two.
+ */
+function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: string } {
+  const seen = new Set<string>()
+  const deposits = (shift.deposits ?? []).filter((deposit) => {
+    if (deposit.issue === "duplicate") return false
+    if (!deposit.depositHash) return true
+    if (seen.has(deposit.depositHash)) return false
+    seen.add(deposit.depositHash)
+    return true
+  })
+  const valid = deposits.filter((deposit) => !REFUND_STATUSES.has(deposit.status))
+  if (valid.length === 0) {
+    const refunds = deposits.map((deposit) => deposit.status)
+    return { status: refunds.includes("refunded") && refunds.every((s) => s === "refunded") ? "refunded" : refunds.length ? "refund" : "waiting" }
+  }
+  if (shift.type === "fixed") {
+    // Only the first valid deposit of a fixed shift settles; later ones are refunded by the service.
+    const first = valid[0]
+    return { status: first.status, settledAmount: first.status === "settled" ? first.settleAmount ?? undefined : undefined }
+  }
+  const inFlight = valid.filter((deposit) => deposit.status !== "settled")
+  if (inFlight.length > 0) {
+    const earliest = inFlight
+      .map((deposit) => deposit.status)
+      .sort((a, b) => IN_FLIGHT_ORDER.indexOf(a) - IN_FLIGHT_ORDER.indexOf(b))[0]
+    return { status: earliest }
+  }
+  return { status: "settled", settledAmount: addDecimals(...valid.map((deposit) => deposit.settleAmount ?? "0")) }
+}
+
+function stageBeforePayment(policy: StatusPolicy): PaymentSessionStatus {
+  return policy.placeOrder === "before_payment"
+    ? PaymentSessionStatus.PENDING_AUTHORIZATION
+    : PaymentSessionStatus.PENDING
+}
+
+const AUTHORIZING_STAGES: Record<StatusPolicy["authorizeOn"], PaymentStage[]> = {
+  detected: ["deposit_detected", "deposit_confirmed"],
+  confirmed: ["deposit_confirmed"],
+  settled: [],
+}
+
+const ACTION_OF_SESSION: Record<PaymentSessionStatus, PaymentActions> = {
+  [PaymentSessionStatus.AUTHORIZED]: "authorized",
+  [PaymentSessionStatus.CAPTURED]: "captured",
+  [PaymentSessionStatus.PENDING]: "pending",
+  [PaymentSessionStatus.PENDING_AUTHORIZATION]: "pending",
+  [PaymentSessionStatus.REQUIRES_MORE]: "requires_more",
+  [PaymentSessionStatus.ERROR]: "failed",
+  [PaymentSessionStatus.CANCELED]: "canceled",
+}
+
+/** Maps a shift as the service reports it to a Medusa payment session status. */
+export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDecision {
+  const { status, settledAmount: multipleSettled } =
+    shift.status === "multiple" ? resolveMultiple(shift) : { status: shift.status, settledAmount: undefined }
+  let stage: PaymentStage = STAGE_OF_STATUS[status] ?? "unknown"
+  const settledAmount = stage === "settled" ? multipleSettled ?? shift.settleAmount ?? undefined : undefined
+
+  if (stage === "settled" && shift.type === "variable" && settledAmount) {
+    const floor = lessPercent(policy.amountDue, policy.underpaymentTolerancePercent)
+    if (compareDecimals(settledAmount, floor) < 0) stage = "underpaid"
+  }
+
+  let session: PaymentSessionStatus
+  if (stage === "settled") session = PaymentSessionStatus.CAPTURED
+  else if (AUTHORIZING_STAGES[policy.authorizeOn].includes(stage)) session = PaymentSessionStatus.AUTHORIZED
+  else if (stage === "refund" || stage === "refunded" || stage === "underpaid") session = PaymentSessionStatus.ERROR
+  else if (stage === "expired") session = PaymentSessionStatus.CANCELED
+  else session = stageBeforePayment(policy)
+
+  return { stage, session, action: ACTION_OF_SESSION[session], effectiveStatus: status, settledAmount }
+}
