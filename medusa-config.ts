@@ -1,6 +1,6 @@
 // Test-only app config: integration tests load the plugin's src/ as the app, with the provider
-// registered three times (default options, authorize on settled, hosted checkout) so one app
-// covers every flow. The sandbox's URL and credentials come from the environment the tests set.
+// registered several times (default options, authorize on settled, order before payment, hosted
+// checkout) so one app covers every flow. The sandbox's URL and credentials come from the environment the tests set.
 import { defineConfig, loadEnv } from "@medusajs/framework/utils"
 
 loadEnv(process.env.NODE_ENV || "test", process.cwd())
@@ -15,6 +15,8 @@ const client = {
     usd: { coin: "USDC", network: "ethereum", address: "0x1111111111111111111111111111111111111111" },
     eur: { coin: "EURC", network: "ethereum", address: "0x2222222222222222222222222222222222222222" },
   },
+  // Every tick syncs every open shift, so a test's explicit reconciliation run sees the latest state.
+  reconcile: { inFlightSeconds: 0, waitingSeconds: 0, reviewSeconds: 0, refundSeconds: 0, maxBackoffSeconds: 0 },
 }
 
 const provider = (id: string, options: Record<string, unknown> = {}) => ({
@@ -41,6 +43,7 @@ module.exports = defineConfig({
         providers: [
           provider("crypto-swap"),
           provider("crypto-swap-settled", { authorizeOn: "settled" }),
+          provider("crypto-swap-before", { placeOrder: "before_payment" }),
           provider("crypto-swap-checkout", {
             mode: "checkout",
             checkout: { successUrl: "http://shop.test/order/confirmed", cancelUrl: "http://shop.test/cart" },

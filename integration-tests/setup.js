@@ -2,3 +2,6 @@
 const { MetadataStorage } = require("@mikro-orm/core")
 
 MetadataStorage.clear()
+
+// Test apps run the reconciliation job only when a test asks for it, so assertions see one tick at a time.
+process.env.CRYPTO_SWAP_RECONCILE_INTERVAL_MS ??= String(60 * 60 * 1000)

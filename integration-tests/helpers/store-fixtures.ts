@@ -1,15 +1,20 @@
 import {
   createApiKeysWorkflow,
+  createInventoryLevelsWorkflow,
+  createStockLocationsWorkflow,
+  linkSalesChannelsToStockLocationWorkflow,
   createProductsWorkflow,
   createRegionsWorkflow,
   createSalesChannelsWorkflow,
   linkSalesChannelsToApiKeyWorkflow,
 } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 
 export const PROVIDERS = {
   default: "pp_crypto-swap_crypto-swap",
   settled: "pp_crypto-swap_crypto-swap-settled",
+  beforePayment: "pp_crypto-swap_crypto-swap-before",
   checkout: "pp_crypto-swap_crypto-swap-checkout",
   system: "pp_system_default",
 }
@@ -17,14 +22,19 @@ export const PROVIDERS = {
 export type StoreFixture = {
   regionId: string
   variantId: string
+  /** Set when the variant's stock is managed. */
+  inventoryItemId?: string
   publishableKey: string
   currency: string
 }
 
-/** A region paying with every registered crypto provider, one product, and a publishable key. */
+/**
+ * A region paying with every registered crypto provider, one product, and a publishable key; with
+ * `stock`, the variant's inventory is managed at one stock location holding that many.
+ */
 export async function createStoreFixture(
   container: MedusaContainer,
-  { currency = "usd", price = 49.99 }: { currency?: string; price?: number } = {}
+  { currency = "usd", price = 49.99, stock }: { currency?: string; price?: number; stock?: number } = {}
 ): Promise<StoreFixture> {
   const {
     result: [salesChannel],
@@ -62,7 +72,7 @@ export async function createStoreFixture(
           variants: [
             {
               title: "Black",
-              manage_inventory: false,
+              manage_inventory: stock !== undefined,
               options: { Colour: "Black" },
               prices: [{ amount: price, currency_code: currency }],
             },
@@ -71,5 +81,20 @@ export async function createStoreFixture(
       ],
     },
   })
-  return { regionId: region.id, variantId: product.variants[0].id, publishableKey: apiKey.token, currency }
+  const variantId = product.variants[0].id
+  if (stock === undefined) return { regionId: region.id, variantId, publishableKey: apiKey.token, currency }
+
+  const {
+    result: [location],
+  } = await createStockLocationsWorkflow(container).run({ input: { locations: [{ name: "Warehouse" }] } })
+  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: location.id, add: [salesChannel.id] } })
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [variant],
+  } = await query.graph({ entity: "product_variant", fields: ["inventory_items.inventory_item_id"], filters: { id: variantId } })
+  const inventoryItemId = variant.inventory_items[0].inventory_item_id
+  await createInventoryLevelsWorkflow(container).run({
+    input: { inventory_levels: [{ inventory_item_id: inventoryItemId, location_id: location.id, stocked_quantity: stock }] },
+  })
+  return { regionId: region.id, variantId, publishableKey: apiKey.token, currency, inventoryItemId }
 }

@@ -1,4 +1,5 @@
-import { defineMiddlewares } from "@medusajs/framework/http"
+import { defineMiddlewares, validateAndTransformBody } from "@medusajs/framework/http"
+import { registerWebhookSchema } from "./admin/crypto-swap/validators"
 import { attachCustomerIp } from "./middlewares/attach-customer-ip"
 
 export default defineMiddlewares({
@@ -7,6 +8,18 @@ export default defineMiddlewares({
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
       middlewares: [attachCustomerIp],
+    },
+    {
+      // Notifications are small; anything larger is refused before it is parsed.
+      matcher: "/hooks/crypto-swap/:token",
+      method: ["POST"],
+      bodyParser: { sizeLimit: "32kb" },
+      middlewares: [],
+    },
+    {
+      matcher: "/admin/crypto-swap/webhooks",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(registerWebhookSchema)],
     },
   ],
 })

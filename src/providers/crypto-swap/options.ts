@@ -16,6 +16,7 @@ const settlementSchema = z.object({
 })
 
 const seconds = z.number().int().positive()
+const cadenceSeconds = z.number().min(0)
 
 export const optionsSchema = z
   .object({
@@ -38,11 +39,35 @@ export const optionsSchema = z
     underpaymentTolerancePercent: decimalPercent(100).default("0"),
     /** Redirects of the deprecated hosted checkout. */
     checkout: z.object({ successUrl: z.url(), cancelUrl: z.url() }).optional(),
+    /** The store's public backend URL, for registering the webhook (`/hooks/crypto-swap/{token}`). */
+    backendUrl: z.url().optional(),
     /** Hook id from `createHook`; when set, notifications naming another hook are ignored. */
     webhookHookId: z.string().min(1).optional(),
     requestTimeoutMs: z.number().int().positive().default(10_000),
     maxRetries: z.number().int().min(0).max(5).default(2),
     catalogueTtlSeconds: seconds.default(600),
+    /** How reconciliation follows this provider's shifts. */
+    reconcile: z
+      .object({
+        /** Poll cadence while a deposit is on its way (pending, processing, settling). */
+        inFlightSeconds: cadenceSeconds.default(5),
+        /** Poll cadence while waiting for a deposit. */
+        waitingSeconds: cadenceSeconds.default(30),
+        reviewSeconds: cadenceSeconds.default(300),
+        /** Poll cadence while a refund is queued or being sent. */
+        refundSeconds: cadenceSeconds.default(60),
+        /** Longest wait between retries after failed reads or actions. */
+        maxBackoffSeconds: cadenceSeconds.default(600),
+        /** Shifts synced at once. */
+        concurrency: z.number().int().min(1).max(64).default(8),
+        /** Upstream reads per minute the reconciliation may spend (the service limits by IP). */
+        maxReadsPerMinute: z.number().int().positive().default(600),
+        /** Read due shifts with the service's bulk read (`GET /v2/shifts?ids=`) instead of one by one. */
+        bulkRead: z.boolean().default(false),
+        /** Cancel an order placed before payment when its shift expires unpaid, releasing its stock. */
+        cancelUnpaidOrders: z.boolean().default(true),
+      })
+      .prefault({}),
   })
   .superRefine((options, ctx) => {
     if (options.mode === "checkout" && !options.checkout) {

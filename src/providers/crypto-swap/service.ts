@@ -31,12 +31,13 @@ import {
   type Checkout,
   type Shift,
 } from "../../lib/swap-service"
+import { createSwapClient } from "../../lib/provider-registry"
 import { addDecimals, compareDecimals, toDecimalString } from "../../lib/money"
 import { toMedusaError } from "./errors"
 import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type Settlement } from "./options"
 import { planShift, type ShiftPlan } from "./shift-plan"
 import type { CryptoSwapSessionData, RefundRecord } from "./session-data"
-import { decideStatus, type StatusDecision } from "./status-map"
+import { decideStatus, statusPolicy, type StatusDecision } from "./status-map"
 import { describeIssues, storefrontInputSchema, type StorefrontInput } from "./storefront-input"
 
 type InjectedDependencies = { logger: Logger }
@@ -68,16 +69,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     super(container as unknown as Record<string, unknown>, options)
     this.options_ = parseOptions(options)
     this.logger_ = container.logger
-    this.client_ = new SwapServiceClient({
-      baseUrl: this.options_.baseUrl,
-      graphqlUrl: this.options_.graphqlUrl,
-      payUrl: this.options_.payUrl,
-      accountId: this.options_.accountId,
-      privateKey: this.options_.privateKey,
-      secretHeader: this.options_.secretHeader,
-      timeoutMs: this.options_.requestTimeoutMs,
-      maxRetries: this.options_.maxRetries,
-    })
+    this.client_ = createSwapClient(this.options_)
     this.catalogue_ = new CoinCatalogue(this.client_, { ttlMs: this.options_.catalogueTtlSeconds * 1000 })
   }
 
@@ -222,7 +214,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
         return { action: "not_supported" }
       }
       const shift = await this.client_.getShift(body.shiftId)
-      const decision = decideStatus(shift, this.policy(origin.amount))
+      const decision = decideStatus(shift, statusPolicy(this.options_, origin.amount))
       return { action: decision.action, data: { session_id: origin.sessionId, amount: origin.amount } }
     } catch (error) {
       this.logger_.warn(`crypto-swap: ignored a webhook that could not be verified (${(error as Error).message})`)
@@ -363,11 +355,11 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
         if (shiftId && shiftId !== data.shift_id) data = { ...data, shift_id: shiftId }
       }
       if (!data.shift_id) {
-        return { decision: decideStatus({ status: data.status }, this.policy(data.amount)), data }
+        return { decision: decideStatus({ status: data.status }, statusPolicy(this.options_, data.amount)), data }
       }
       const shift = await this.client_.getShift(data.shift_id)
       const refreshed = this.withShift(data, shift)
-      return { shift, decision: decideStatus(shift, this.policy(data.amount)), data: refreshed }
+      return { shift, decision: decideStatus(shift, statusPolicy(this.options_, data.amount)), data: refreshed }
     } catch (error) {
       throw toMedusaError(error, doing)
     }
@@ -422,15 +414,6 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       return "Your deposit is being reviewed by the swap service; the order is placed as soon as it clears."
     }
     return "Your deposit has been received and is being confirmed; the order is placed automatically once it is."
-  }
-
-  private policy(amountDue: string) {
-    return {
-      authorizeOn: this.options_.authorizeOn,
-      placeOrder: this.options_.placeOrder,
-      amountDue,
-      underpaymentTolerancePercent: this.options_.underpaymentTolerancePercent,
-    }
   }
 
   private settlementFor(currency: string): Settlement {

@@ -1,6 +1,7 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { PaymentActions } from "@medusajs/framework/types"
 import { addDecimals, compareDecimals, lessPercent } from "../../lib/money"
+import type { CryptoSwapOptions } from "./options"
 
 /** What the shopper's payment has reached, whatever the service calls it. */
 export type PaymentStage =
@@ -49,6 +50,15 @@ export type StatusPolicy = {
   /** Amount due in the settle coin (equal to the store amount: the settle coin is pegged). */
   amountDue: string
   underpaymentTolerancePercent: string
+}
+
+export function statusPolicy(options: CryptoSwapOptions, amountDue: string): StatusPolicy {
+  return {
+    authorizeOn: options.authorizeOn,
+    placeOrder: options.placeOrder,
+    amountDue,
+    underpaymentTolerancePercent: options.underpaymentTolerancePercent,
+  }
 }
 
 export type StatusDecision = {

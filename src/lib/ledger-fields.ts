@@ -1,0 +1,44 @@
+import type { Shift } from "./swap-service"
+import { isTerminal } from "./shift-actions"
+
+const toDate = (value: string | null | undefined) => (value ? new Date(value) : null)
+
+/**
+ * The ledger columns a shift as the service describes it fills. A deposit address is kept once
+ * known: the service may recycle it and answer null long after the shift ended.
+ */
+export function ledgerFieldsFromShift(shift: Shift, known: {
+    deposit_address?: string | null
+    type?: string | null
+    refund_address?: string | null
+    refund_memo?: string | null
+  } = {}) {
+  return {
+    shift_id: shift.id,
+    type: known.type === "checkout" ? "checkout" : shift.type ?? known.type ?? null,
+    deposit_coin: shift.depositCoin ?? null,
+    deposit_network: shift.depositNetwork ?? null,
+    deposit_address: known.deposit_address ?? shift.depositAddress ?? null,
+    deposit_memo: shift.depositMemo ?? null,
+    deposit_amount: shift.depositAmount ?? null,
+    deposit_min: shift.depositMin ?? null,
+    deposit_max: shift.depositMax ?? null,
+    settle_coin: shift.settleCoin ?? null,
+    settle_network: shift.settleNetwork ?? null,
+    settle_address: shift.settleAddress ?? null,
+    settle_memo: shift.settleMemo ?? null,
+    settle_amount: shift.settleAmount ?? null,
+    // An address the shopper gave us stays until the service has one of its own.
+    refund_address: shift.refundAddress ?? known.refund_address ?? null,
+    refund_memo: shift.refundMemo ?? known.refund_memo ?? null,
+    rate: shift.rate ?? null,
+    expires_at: toDate(shift.expiresAt),
+    status: shift.status,
+    issue: shift.issue ?? null,
+    deposits: (shift.deposits as unknown as Record<string, unknown>) ?? null,
+    deposit_hash: shift.depositHash ?? null,
+    settle_hash: shift.settleHash ?? null,
+    snapshot: shift as unknown as Record<string, unknown>,
+    terminal: isTerminal(shift),
+  }
+}

@@ -1,0 +1,73 @@
+import type { ConfigModule } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { parseOptions, type CryptoSwapOptions } from "../providers/crypto-swap/options"
+import { SwapServiceClient } from "./swap-service"
+
+/** A crypto-swap provider as the store registered it under the payment module. */
+export type RegisteredProvider = {
+  /** Medusa's id for it: `pp_crypto-swap_{id}`. */
+  providerId: string
+  options: CryptoSwapOptions
+}
+
+const PROVIDER_RESOLVE = /(^|\/)providers\/crypto-swap\/?$/
+
+/**
+ * Routes, jobs and subscribers run outside the payment module's container, so they read the
+ * provider's options from the store's config: one place for credentials and settlement.
+ */
+export function registeredProviders(configModule: ConfigModule): RegisteredProvider[] {
+  const payment = configModule.modules?.[Modules.PAYMENT]
+  const providers =
+    payment && typeof payment === "object" && "options" in payment
+      ? ((payment.options as { providers?: unknown[] })?.providers ?? [])
+      : []
+  return providers.flatMap((entry) => {
+    const provider = entry as { resolve?: unknown; id?: unknown; options?: unknown }
+    if (typeof provider.resolve !== "string" || !PROVIDER_RESOLVE.test(provider.resolve)) return []
+    return [{ providerId: `pp_crypto-swap_${String(provider.id)}`, options: parseOptions(provider.options) }]
+  })
+}
+
+export function createSwapClient(options: CryptoSwapOptions): SwapServiceClient {
+  return new SwapServiceClient({
+    baseUrl: options.baseUrl,
+    graphqlUrl: options.graphqlUrl,
+    payUrl: options.payUrl,
+    accountId: options.accountId,
+    privateKey: options.privateKey,
+    secretHeader: options.secretHeader,
+    timeoutMs: options.requestTimeoutMs,
+    maxRetries: options.maxRetries,
+  })
+}
+
+const clients = new Map<string, SwapServiceClient>()
+
+/** One keep-alive client per provider per process. */
+export function clientFor(provider: RegisteredProvider): SwapServiceClient {
+  let client = clients.get(provider.providerId)
+  if (!client) {
+    client = createSwapClient(provider.options)
+    clients.set(provider.providerId, client)
+  }
+  return client
+}
+
+const registries = new WeakMap<ConfigModule, Map<string, RegisteredProvider>>()
+
+/** The store's crypto-swap providers by id, parsed once per config. */
+export function providerRegistry(configModule: ConfigModule): Map<string, RegisteredProvider> {
+  let registry = registries.get(configModule)
+  if (!registry) {
+    registry = new Map(registeredProviders(configModule).map((provider) => [provider.providerId, provider]))
+    registries.set(configModule, registry)
+  }
+  return registry
+}
+
+export function providerById(configModule: ConfigModule, providerId: string): RegisteredProvider {
+  const provider = providerRegistry(configModule).get(providerId)
+  if (!provider) throw new Error(`No crypto-swap payment provider is registered as ${providerId}`)
+  return provider
+}

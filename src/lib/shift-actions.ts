@@ -1,0 +1,70 @@
+import type { StatusDecision } from "../providers/crypto-swap/status-map"
+
+/** The ledger columns that say what the plugin has already done about a shift. */
+export type ShiftActionState = {
+  kind: "payment" | "refund"
+  payment_session_id: string | null
+  authorized_at: Date | string | null
+  captured_at: Date | string | null
+  canceled_at: Date | string | null
+  refund_address: string | null
+  flags: Record<string, unknown> | null
+}
+
+export type ShiftActionPlan = {
+  authorize: boolean
+  capture: boolean
+  cancelExpired: boolean
+  setRefundAddress: boolean
+  /** Facts worth an admin's attention, kept on the ledger row. */
+  flags: Record<string, unknown>
+  /** Plugin events to emit, one per transition acted on. */
+  events: string[]
+}
+
+const TERMINAL = new Set(["settled", "refunded", "expired"])
+
+export function isTerminal(shift: { status: string; deposits?: Array<{ status: string }> | null }): boolean {
+  if (shift.status === "multiple") {
+    return (shift.deposits ?? []).every((deposit) => TERMINAL.has(deposit.status))
+  }
+  return TERMINAL.has(shift.status)
+}
+
+/**
+ * What a sync must do once per transition. The `*_at` columns make every action happen once, however
+ * many processes observe the same transition (they run under a lock per shift).
+ */
+export function planShiftActions(
+  row: ShiftActionState,
+  shift: { status: string; issue?: string | null; refundAddress?: string | null },
+  decision: StatusDecision,
+  changed: boolean
+): ShiftActionPlan {
+  const flags: Record<string, unknown> = { ...(row.flags ?? {}) }
+  const events: string[] = changed ? [`crypto-swap.shift.${decision.stage}`] : []
+  const payment = row.kind === "payment" && Boolean(row.payment_session_id)
+
+  if (decision.stage === "review") flags.review = shift.issue ?? "review"
+  else delete flags.review
+  if (decision.stage === "underpaid") flags.underpaid = decision.settledAmount
+  if (shift.status === "refunded" || decision.effectiveStatus === "refunded") flags.refunded = true
+
+  const needsAddress = shift.status === "refund" && !shift.refundAddress
+  const setRefundAddress = needsAddress && Boolean(row.refund_address)
+  if (needsAddress && !row.refund_address) {
+    if (!flags.address_needed) events.push("crypto-swap.shift.refund_address_needed")
+    flags.address_needed = true
+  } else {
+    delete flags.address_needed
+  }
+
+  return {
+    authorize: payment && decision.session === "authorized" && !row.authorized_at && !row.captured_at,
+    capture: payment && decision.session === "captured" && !row.captured_at,
+    cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
+    setRefundAddress,
+    flags,
+    events,
+  }
+}

@@ -1,0 +1,64 @@
+import { model } from "@medusajs/framework/utils"
+import { SwapShiftEvent } from "./swap-shift-event"
+
+/**
+ * Every shift the plugin creates or learns of, as the service last described it, plus what the
+ * plugin has done about it. Amounts are the service's exact decimal strings.
+ */
+export const SwapShift = model
+  .define("crypto_swap_shift", {
+    id: model.id({ prefix: "csshift" }).primaryKey(),
+    /** Null until a hosted checkout's payer has picked a coin. */
+    shift_id: model.text().unique().nullable(),
+    kind: model.enum(["payment", "refund"]).default("payment"),
+    /** fixed, variable or checkout (a hosted checkout's shift). */
+    type: model.text().nullable(),
+    provider_id: model.text().nullable(),
+    payment_session_id: model.text().index().nullable(),
+    payment_collection_id: model.text().nullable(),
+    payment_id: model.text().nullable(),
+    cart_id: model.text().nullable(),
+    order_id: model.text().index().nullable(),
+    checkout_id: model.text().unique().nullable(),
+    /** For refund shifts: the payment shift whose deposit is paid back. */
+    refund_of_shift_id: model.text().nullable(),
+    deposit_coin: model.text().nullable(),
+    deposit_network: model.text().nullable(),
+    deposit_address: model.text().nullable(),
+    deposit_memo: model.text().nullable(),
+    deposit_amount: model.text().nullable(),
+    deposit_min: model.text().nullable(),
+    deposit_max: model.text().nullable(),
+    settle_coin: model.text().nullable(),
+    settle_network: model.text().nullable(),
+    settle_address: model.text().nullable(),
+    settle_memo: model.text().nullable(),
+    settle_amount: model.text().nullable(),
+    refund_address: model.text().nullable(),
+    refund_memo: model.text().nullable(),
+    rate: model.text().nullable(),
+    /** What the order is owed, in the store currency. */
+    amount_due: model.text().nullable(),
+    currency_code: model.text().nullable(),
+    expires_at: model.dateTime().nullable(),
+    status: model.text(),
+    issue: model.text().nullable(),
+    deposits: model.json().nullable(),
+    deposit_hash: model.text().nullable(),
+    settle_hash: model.text().nullable(),
+    /** The service's last full answer: nothing it told us is lost. */
+    snapshot: model.json().nullable(),
+    terminal: model.boolean().default(false),
+    /** review, refund_owed, address_needed, underpaid, overpaid, cancel_requested ... */
+    flags: model.json().nullable(),
+    authorized_at: model.dateTime().nullable(),
+    captured_at: model.dateTime().nullable(),
+    canceled_at: model.dateTime().nullable(),
+    order_canceled_at: model.dateTime().nullable(),
+    last_synced_at: model.dateTime().nullable(),
+    next_sync_at: model.dateTime().index().nullable(),
+    sync_failures: model.number().default(0),
+    last_error: model.text().nullable(),
+    events: model.hasMany(() => SwapShiftEvent, { mappedBy: "swap_shift" }),
+  })
+  .cascades({ delete: ["events"] })

@@ -1,0 +1,335 @@
+import { BigNumber, MedusaError } from "@medusajs/framework/utils"
+import type { Logger } from "@medusajs/framework/types"
+import { startSandbox, type Sandbox } from "../../../sandbox"
+import { CryptoSwapProviderService } from "../service"
+import type { CryptoSwapOptionsInput } from "../options"
+
+const SETTLE_ADDRESS = "0x1111111111111111111111111111111111111111"
+const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+
+let sandbox: Sandbox
+const logged: string[] = []
+const logger = new Proxy({} as Logger, {
+  get: () => (...args: unknown[]) => logged.push(args.map(String).join(" ")),
+})
+
+beforeAll(async () => {
+  sandbox = await startSandbox()
+})
+afterAll(async () => {
+  await sandbox.close()
+})
+afterEach(async () => {
+  await control("DELETE", "/sandbox/faults")
+})
+
+async function control(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+  const text = await response.text()
+  return text ? JSON.parse(text) : undefined
+}
+
+const walk = async (shiftId: string, statuses: string[]) => {
+  for (const status of statuses) await control("POST", `/sandbox/shifts/${shiftId}/status`, { status })
+}
+const deposit = (shiftId: string, body: Record<string, unknown> = {}) =>
+  control("POST", `/sandbox/shifts/${shiftId}/deposit`, body)
+
+function provider(overrides: Partial<CryptoSwapOptionsInput> = {}) {
+  return new CryptoSwapProviderService(
+    { logger },
+    {
+      baseUrl: sandbox.baseUrl,
+      graphqlUrl: sandbox.graphqlUrl,
+      payUrl: sandbox.payUrl,
+      accountId: sandbox.account.id,
+      privateKey: sandbox.account.secret,
+      settlement: { usd: { coin: "USDC", network: "ethereum", address: SETTLE_ADDRESS } },
+      checkout: { successUrl: "https://shop.test/done", cancelUrl: "https://shop.test/cart" },
+      ...overrides,
+    }
+  )
+}
+
+let sessions = 0
+async function initiate(service: CryptoSwapProviderService, data: Record<string, unknown>, amount: unknown = "25.5") {
+  sessions += 1
+  return service.initiatePayment({
+    amount: amount as string,
+    currency_code: "usd",
+    data: { customer_ip: "203.0.113.7", session_id: `payses_${sessions}`, ...data },
+  })
+}
+
+async function medusaError(promise: Promise<unknown>): Promise<MedusaError> {
+  const error = await promise.then(
+    () => {
+      throw new Error("expected a MedusaError")
+    },
+    (e: unknown) => e
+  )
+  expect(error).toBeInstanceOf(MedusaError)
+  return error as MedusaError
+}
+
+describe("validateOptions", () => {
+  const valid = {
+    baseUrl: "https://swap.test",
+    graphqlUrl: "https://swap.test/graphql",
+    payUrl: "https://pay.swap.test",
+    accountId: "acc",
+    privateKey: "super-secret-key",
+    settlement: { usd: { coin: "USDC", network: "ethereum", address: SETTLE_ADDRESS } },
+  }
+
+  it("accepts a complete configuration", () => {
+    expect(() => CryptoSwapProviderService.validateOptions(valid)).not.toThrow()
+  })
+
+  it("names the wrong key and never echoes a value", () => {
+    const attempt = (options: Record<string, unknown>) => () => CryptoSwapProviderService.validateOptions(options)
+    expect(attempt({ ...valid, privateKey: "" })).toThrow(/`privateKey`/)
+    expect(attempt({ ...valid, commissionRate: "2.5" })).toThrow(/`commissionRate` must be a decimal number from 0 to 2/)
+    expect(attempt({ ...valid, settlement: { USD: valid.settlement.usd } })).toThrow(/`settlement.USD`/)
+    expect(attempt({ ...valid, mode: "checkout" })).toThrow(/`checkout`/)
+    expect(attempt({ ...valid, baseUrl: "super-secret-key" })).not.toThrow(/super-secret-key/)
+  })
+})
+
+describe("initiatePayment", () => {
+  it("fixes the settle amount to the amount due, rounded up to the settle coin's precision", async () => {
+    const result = await initiate(provider(), { deposit_coin: "btc", deposit_network: "bitcoin" }, "10.1234567")
+    expect(result.status).toBe("pending")
+    expect(result.data).toMatchObject({
+      mode: "shift",
+      shift_type: "fixed",
+      amount: "10.1234567",
+      settle_coin: "USDC",
+      settle_amount: "10.123457",
+      deposit_coin: "BTC",
+      status: "waiting",
+    })
+    expect(result.id).toBe(result.data!.shift_id)
+  })
+
+  it("normalises Medusa's BigNumber amounts", async () => {
+    const fromObject = await initiate(provider(), { deposit_coin: "ETH", deposit_network: "ethereum" }, new BigNumber(12.5))
+    expect(fromObject.data!.amount).toBe("12.5")
+    const fromRaw = await initiate(provider(), { deposit_coin: "ETH", deposit_network: "ethereum" }, { value: "7.25", precision: 20 })
+    expect(fromRaw.data!.amount).toBe("7.25")
+  })
+
+  it("takes the variable flow where the catalogue demands it and shows the range", async () => {
+    const coins = await control("GET", "/v2/coins")
+    const variableOnly = coins.find((coin: any) => Array.isArray(coin.depositVariableOnly) && coin.depositVariableOnly.length)
+    const network = variableOnly.depositVariableOnly[0]
+    const result = await initiate(provider(), { deposit_coin: variableOnly.coin, deposit_network: network }, "150")
+    expect(result.data).toMatchObject({ shift_type: "variable", settle_amount: "150" })
+    expect(result.data!.deposit_min).toEqual(expect.any(String))
+    expect(result.data!.deposit_max).toEqual(expect.any(String))
+  })
+
+  it("creates a hosted checkout in checkout mode", async () => {
+    const result = await initiate(provider({ mode: "checkout" }), { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    expect(result.data).toMatchObject({ mode: "checkout", settle_amount: "25.5", status: "waiting" })
+    expect(result.data!.pay_url).toBe(`${sandbox.payUrl}/checkout/${result.data!.checkout_id}`)
+    const checkout = await control("GET", `/v2/checkout/${result.data!.checkout_id}`)
+    expect(new URL(checkout.successUrl).searchParams.get("crypto_swap_session")).toBe(result.data!.session_id)
+  })
+
+  it("refuses a currency without a settlement wallet", async () => {
+    const error = await medusaError(
+      provider().initiatePayment({ amount: 5, currency_code: "gbp", data: { session_id: "s", deposit_coin: "BTC", deposit_network: "bitcoin" } })
+    )
+    expect(error.message).toMatch(/not set up for GBP/)
+  })
+
+  it("refuses storefront data it does not know, before any upstream call", async () => {
+    await control("DELETE", "/sandbox/requests")
+    const error = await medusaError(initiate(provider(), { deposit_coin: "BTC", deposit_network: "bitcoin", settle_address: "0xevil" }))
+    expect(error.type).toBe(MedusaError.Types.INVALID_DATA)
+    expect(error.message).toMatch(/unknown field\(s\): settle_address/)
+    expect((await control("GET", "/sandbox/requests")).filter((r: any) => r.path !== "/v2/coins")).toHaveLength(0)
+  })
+
+  it("tells a shopper's mistake from an outage", async () => {
+    const tooSmall = await medusaError(initiate(provider(), { deposit_coin: "BTC", deposit_network: "bitcoin" }, "0.01"))
+    expect(tooSmall.type).toBe(MedusaError.Types.INVALID_DATA)
+    expect(tooSmall.message).toMatch(/Amount too low/)
+
+    await control("POST", "/sandbox/faults", { method: "POST", path: "/v2/quotes", status: 503, body: "down" })
+    const outage = await medusaError(initiate(provider({ maxRetries: 0 }), { deposit_coin: "BTC", deposit_network: "bitcoin" }))
+    expect(outage.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
+    expect(outage.message).toMatch(/unavailable right now/)
+    expect(JSON.stringify(outage)).not.toContain(sandbox.account.secret)
+  })
+})
+
+describe("authorizePayment, getPaymentStatus and retrievePayment", () => {
+  it("follow the shift through its life", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "LTC", deposit_network: "litecoin" })
+    const shiftId = data!.shift_id as string
+
+    const waiting = await medusaError(service.authorizePayment({ data }))
+    expect(waiting.type).toBe(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR)
+    expect(waiting.message).toMatch(/Waiting for your deposit: send [\d.]+ LTC/)
+    expect((await service.getPaymentStatus({ data })).status).toBe("pending")
+
+    await deposit(shiftId)
+    await walk(shiftId, ["processing"])
+    const authorized = await service.authorizePayment({ data })
+    expect(authorized.status).toBe("authorized")
+    expect(authorized.data).toMatchObject({ status: "processing", deposit_hash: expect.any(String), session_id: data!.session_id })
+
+    await walk(shiftId, ["settling", "settled"])
+    expect((await service.getPaymentStatus({ data })).status).toBe("captured")
+    expect((await service.retrievePayment({ data })).data).toMatchObject({ status: "settled", settle_hash: expect.any(String) })
+  })
+
+  it("answers pending_authorization when the order is placed before payment", async () => {
+    const service = provider({ placeOrder: "before_payment" })
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    expect((await service.authorizePayment({ data })).status).toBe("pending_authorization")
+  })
+})
+
+describe("capturePayment", () => {
+  it("confirms a settled shift and refuses anything else with the reason", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    const shiftId = data!.shift_id as string
+    await deposit(shiftId)
+    const early = await medusaError(service.capturePayment({ data }))
+    expect(early.message).toMatch(/can't be captured yet: the swap is "pending"/)
+    await walk(shiftId, ["processing", "settling", "settled"])
+    expect((await service.capturePayment({ data })).data).toMatchObject({ status: "settled" })
+  })
+})
+
+describe("updatePayment", () => {
+  it("keeps the amount fixed", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    expect((await service.updatePayment({ data, amount: "25.50", currency_code: "usd" })).status).toBe("pending")
+    const error = await medusaError(service.updatePayment({ data, amount: 30, currency_code: "usd" }))
+    expect(error.message).toMatch(/fixed when it is created/)
+  })
+})
+
+describe("cancelPayment and deletePayment", () => {
+  it("defer the cancel of a fresh unpaid shift, then cancel it once the service allows", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    const early = await service.cancelPayment({ data })
+    expect(early.data).toMatchObject({ cancel_requested_at: expect.any(String), status: "waiting" })
+    await control("POST", "/sandbox/clock", { advanceSeconds: 301 })
+    const later = await service.deletePayment({ data })
+    expect(later.data).toMatchObject({ status: "expired", canceled_at: expect.any(String) })
+    expect((await control("GET", `/v2/shifts/${data!.shift_id}`)).status).toBe("expired")
+  })
+
+  it("never drop a deposit in flight: delete refuses, cancel records a refund owed", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    await deposit(data!.shift_id as string)
+    const refused = await medusaError(service.deletePayment({ data }))
+    expect(refused.message).toMatch(/already on its way/)
+    expect((await service.cancelPayment({ data })).data).toMatchObject({ refund_owed: true, status: "pending" })
+  })
+
+  it("are no-ops for a session that never got a shift", async () => {
+    expect(await provider().deletePayment({ data: { session_id: "x" } })).toEqual({ data: { session_id: "x" } })
+  })
+})
+
+describe("refundPayment", () => {
+  it("records what the merchant owes for a settled payment and keeps every earlier field", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin", refund_address: BTC_REFUND }, "40")
+    const shiftId = data!.shift_id as string
+    await deposit(shiftId)
+    await walk(shiftId, ["processing", "settling", "settled"])
+    const first = await service.refundPayment({ data, amount: { value: "15", precision: 20 } as any })
+    expect(first.data).toMatchObject({ ...data, status: "settled" })
+    const second = await service.refundPayment({ data: first.data, amount: new BigNumber(25) })
+    expect(second.data!.refunds).toEqual([
+      expect.objectContaining({ amount: "15", settle_coin_amount: "15", refund_coin: "BTC", refund_address: BTC_REFUND, status: "owed" }),
+      expect.objectContaining({ amount: "25", status: "owed" }),
+    ])
+    const tooMuch = await medusaError(service.refundPayment({ data: second.data, amount: "0.01" }))
+    expect(tooMuch.message).toMatch(/can't exceed the 40 USD paid/)
+  })
+
+  it("gives the service the shopper's refund address when it is refunding the deposit itself", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin", refund_address: BTC_REFUND })
+    const shiftId = data!.shift_id as string
+    const shift = await control("GET", `/v2/shifts/${shiftId}`)
+    // A wrong amount on a fixed shift sends it to refund; the address given at checkout was already passed at creation,
+    // so use a session whose address arrives later.
+    expect(shift.refundAddress).toBe(BTC_REFUND)
+    const { data: bare } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    await deposit(bare!.shift_id as string, { amount: "0.00001" })
+    expect((await control("GET", `/v2/shifts/${bare!.shift_id}`)).status).toBe("refund")
+    const result = await service.refundPayment({ data: { ...bare, refund_address: BTC_REFUND }, amount: 1 })
+    expect(result.data).toMatchObject({ status: "refund", refund_address: BTC_REFUND })
+    expect((await control("GET", `/v2/shifts/${bare!.shift_id}`)).refundAddress).toBe(BTC_REFUND)
+  })
+})
+
+describe("getWebhookActionAndData", () => {
+  async function paidCheckout(service: CryptoSwapProviderService, settle: boolean) {
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    const shift = await control("POST", `/sandbox/checkouts/${data!.checkout_id}/pay`, { coin: "ETH", network: "ethereum" })
+    await deposit(shift.id)
+    if (settle) await walk(shift.id, ["processing", "settling", "settled"])
+    const hook = { id: "hook_1", createdAt: "", updatedAt: "", enabled: true, accountId: sandbox.account.id, targetUrl: "https://shop.test/hooks" }
+    const body = { meta: { hook }, payload: { shiftId: shift.id, checkoutId: data!.checkout_id, status: "success", txid: "0xabc" } }
+    return { data, body }
+  }
+
+  it("acts on what the API says, with the session and its store amount", async () => {
+    const service = provider({ mode: "checkout" })
+    const { data, body } = await paidCheckout(service, true)
+    const result = await service.getWebhookActionAndData({ data: body, rawData: JSON.stringify(body), headers: {} })
+    expect(result).toEqual({ action: "captured", data: { session_id: data!.session_id, amount: "25.5" } })
+  })
+
+  it("does not believe a success for a shift that has not settled", async () => {
+    const service = provider({ mode: "checkout" })
+    const { data, body } = await paidCheckout(service, false)
+    const result = await service.getWebhookActionAndData({ data: body, rawData: "", headers: {} })
+    expect(result).toEqual({ action: "pending", data: { session_id: data!.session_id, amount: "25.5" } })
+  })
+
+  it("ignores forged and foreign notifications", async () => {
+    const service = provider({ mode: "checkout", webhookHookId: "hook_1" })
+    const { body } = await paidCheckout(service, true)
+    const forged = [
+      { ...body, meta: { hook: { ...body.meta.hook, accountId: "someone-else" } } },
+      { ...body, meta: { hook: { ...body.meta.hook, id: "hook_2" } } },
+      { ...body, payload: { ...body.payload, checkoutId: "unknown" } },
+      { ...body, payload: { ...body.payload, shiftId: "not-this-checkouts-shift" } },
+      { nonsense: true },
+      "not even an object",
+    ]
+    for (const data of forged) {
+      expect(await service.getWebhookActionAndData({ data: data as any, rawData: "", headers: {} })).toEqual({ action: "not_supported" })
+    }
+  })
+})
+
+describe("secrets", () => {
+  it("never appear in logs or session data", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    expect(JSON.stringify(data)).not.toContain(sandbox.account.secret)
+    expect(logged.join("\n")).not.toContain(sandbox.account.secret)
+  })
+})

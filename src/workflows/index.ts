@@ -1,0 +1,2 @@
+export * from "./sync-shift"
+export * from "./reconcile-shifts"

@@ -1,0 +1,54 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { ContainerRegistrationKeys, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { cancelOrderWorkflow } from "@medusajs/core-flows"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { providerById } from "../../lib/provider-registry"
+
+/**
+ * A shift that expired unpaid: its payment session is canceled and, where an order was placed before
+ * payment and nothing was paid, the order is canceled so its stock is released (configurable).
+ */
+export const cancelExpiredPaymentStep = createStep(
+  "crypto-swap-cancel-expired-payment",
+  async (input: { ledger_id: string }, { container }) => {
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const paymentModule = container.resolve(Modules.PAYMENT)
+    const row = await ledger.retrieveSwapShift(input.ledger_id)
+    const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+
+    const {
+      data: [session],
+    } = await query.graph({
+      entity: "payment_session",
+      fields: ["id", "status", "amount", "currency_code", "data", "payment.id", "payment.captured_at"],
+      filters: { id: row.payment_session_id! },
+    })
+    if (session && session.status !== PaymentSessionStatus.CANCELED && !session.payment?.captured_at) {
+      await paymentModule.updatePaymentSession({
+        id: session.id,
+        amount: session.amount,
+        currency_code: session.currency_code,
+        data: session.data ?? {},
+        status: PaymentSessionStatus.CANCELED,
+      })
+    }
+
+    let orderCanceled = false
+    if (options.reconcile.cancelUnpaidOrders && row.cart_id && !session?.payment?.captured_at) {
+      const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: row.cart_id } })
+      const orderId = links[0]?.order_id
+      if (orderId) {
+        const {
+          data: [order],
+        } = await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } })
+        if (order && order.status !== "canceled") {
+          await cancelOrderWorkflow(container).run({ input: { order_id: orderId } })
+          orderCanceled = true
+        }
+        await ledger.updateSwapShifts({ id: row.id, order_id: orderId, ...(orderCanceled ? { order_canceled_at: new Date() } : {}) })
+      }
+    }
+    return new StepResponse({ orderCanceled })
+  }
+)

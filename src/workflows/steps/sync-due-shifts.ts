@@ -1,0 +1,121 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { clientFor, providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
+import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
+import { planShiftActions } from "../../lib/shift-actions"
+import { nextSyncAt } from "../../lib/sync-cadence"
+import type { Shift } from "../../lib/swap-service"
+import { decideStatus, statusPolicy } from "../../providers/crypto-swap/status-map"
+import { syncShiftWorkflow } from "../sync-shift"
+
+type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["listSwapShifts"]>>[number]
+
+export type ReconciliationStats = {
+  due: number
+  read: number
+  changed: number
+  failed: number
+  deferred: number
+}
+
+/** Rows read per tick at most; the rest stay due for the next tick. */
+const BATCH_SIZE = 10_000
+const BULK_CHUNK = 50
+const budgets = new Map<string, RequestBudget>()
+
+function budgetFor(provider: RegisteredProvider): RequestBudget {
+  let budget = budgets.get(provider.providerId)
+  if (!budget) {
+    budget = new RequestBudget(provider.options.reconcile.maxReadsPerMinute)
+    budgets.set(provider.providerId, budget)
+  }
+  return budget
+}
+
+function unchanged(row: LedgerRow, shift: Shift, provider: RegisteredProvider): boolean {
+  if (shift.status !== row.status || (shift.issue ?? null) !== row.issue) return false
+  if ((shift.deposits?.length ?? 0) !== ((row.deposits as unknown[] | null)?.length ?? 0)) return false
+  const decision = decideStatus(shift, statusPolicy(provider.options, row.amount_due ?? "0"))
+  const plan = planShiftActions(row, shift, decision, false)
+  return !(plan.authorize || plan.capture || plan.cancelExpired || plan.setRefundAddress)
+}
+
+async function readShifts(provider: RegisteredProvider, rows: LedgerRow[]): Promise<Map<string, Shift>> {
+  const client = clientFor(provider)
+  const ids = rows.map((row) => row.shift_id!)
+  const shifts = new Map<string, Shift>()
+  if (provider.options.reconcile.bulkRead) {
+    const chunks = Array.from({ length: Math.ceil(ids.length / BULK_CHUNK) }, (_, i) => ids.slice(i * BULK_CHUNK, (i + 1) * BULK_CHUNK))
+    for (const chunk of await mapConcurrently(chunks, provider.options.reconcile.concurrency, (chunk) => client.getShifts(chunk).catch(() => []))) {
+      for (const shift of chunk) shifts.set(shift.id, shift)
+    }
+    return shifts
+  }
+  await mapConcurrently(ids, provider.options.reconcile.concurrency, async (id) => {
+    const shift = await client.getShift(id).catch(() => undefined)
+    if (shift) shifts.set(id, shift)
+  })
+  return shifts
+}
+
+async function reconcileProvider(container: MedusaContainer, provider: RegisteredProvider, rows: LedgerRow[], stats: ReconciliationStats) {
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const withShift = rows.filter((row) => row.shift_id)
+  const reads = provider.options.reconcile.bulkRead ? Math.ceil(withShift.length / BULK_CHUNK) : withShift.length
+  const granted = budgetFor(provider).take(reads + (rows.length - withShift.length))
+  const readable = provider.options.reconcile.bulkRead ? withShift.slice(0, granted * BULK_CHUNK) : withShift.slice(0, granted)
+  stats.deferred += withShift.length - readable.length
+  stats.read += readable.length
+
+  const shifts = await readShifts(provider, readable)
+  const now = new Date()
+  const quiet: Array<Record<string, unknown>> = []
+  const eventful: LedgerRow[] = rows.filter((row) => !row.shift_id)
+  for (const row of readable) {
+    const shift = shifts.get(row.shift_id!)
+    if (shift && unchanged(row, shift, provider)) {
+      quiet.push({
+        id: row.id,
+        snapshot: shift as unknown as Record<string, unknown>,
+        last_synced_at: now,
+        sync_failures: 0,
+        next_sync_at: nextSyncAt({ status: row.status, terminal: row.terminal, actionPending: false, failures: 0 }, provider.options.reconcile, now),
+      })
+    } else {
+      // Changed, unreadable or with an action due: the full sync re-reads it under the shift's lock.
+      eventful.push(row)
+    }
+  }
+  if (quiet.length) await ledger.updateSwapShifts(quiet as Array<{ id: string }>)
+
+  await mapConcurrently(eventful, provider.options.reconcile.concurrency, async (row) => {
+    const { result, errors } = await syncShiftWorkflow(container).run({
+      input: { ledger_id: row.id, source: "poll" },
+      throwOnError: false,
+    })
+    if (errors?.length || result?.recorded?.error) stats.failed += 1
+    else if (result?.recorded?.changed) stats.changed += 1
+  })
+}
+
+/** Syncs every shift that is due, per provider, within its read budget and concurrency. */
+export const syncDueShiftsStep = createStep("crypto-swap-sync-due-shifts", async (_: void, { container }) => {
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const registry = providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const due = await ledger.listSwapShifts(
+    { next_sync_at: { $lte: new Date() } },
+    { take: BATCH_SIZE, order: { next_sync_at: "ASC" } }
+  )
+  const stats: ReconciliationStats = { due: due.length, read: 0, changed: 0, failed: 0, deferred: 0 }
+  const byProvider = new Map<string, LedgerRow[]>()
+  for (const row of due) {
+    if (!row.provider_id || !registry.has(row.provider_id)) continue
+    byProvider.set(row.provider_id, [...(byProvider.get(row.provider_id) ?? []), row])
+  }
+  for (const [providerId, rows] of byProvider) {
+    await reconcileProvider(container, registry.get(providerId)!, rows, stats)
+  }
+  return new StepResponse(stats)
+})

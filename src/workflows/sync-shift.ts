@@ -1,0 +1,53 @@
+import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { acquireLockStep, processPaymentWorkflow, releaseLockStep } from "@medusajs/core-flows"
+import { observeShiftStep } from "./steps/observe-shift"
+import { recordShiftObservationStep, type SyncSource } from "./steps/record-shift-observation"
+import { completeShiftActionsStep } from "./steps/complete-shift-actions"
+import { cancelExpiredPaymentStep } from "./steps/cancel-expired-payment"
+import { setShiftRefundAddressStep } from "./steps/set-shift-refund-address"
+import { emitShiftEventsStep } from "./steps/emit-shift-events"
+
+export type SyncShiftInput = { ledger_id: string; source: SyncSource }
+
+export const syncShiftWorkflowId = "crypto-swap-sync-shift"
+
+/**
+ * Reads one shift, records what changed and acts once per transition: authorize (completing the cart
+ * into an order), capture on settlement, cancel on expiry, pass on a refund address. Pollers, webhooks,
+ * the storefront and admins all sync through here, under a lock per shift.
+ */
+export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: SyncShiftInput) => {
+  const lockKey = transform({ input }, ({ input }) => `crypto-swap:shift:${input.ledger_id}`)
+  acquireLockStep({ key: lockKey, timeout: 30, ttl: 120 })
+
+  const observation = observeShiftStep({ ledger_id: input.ledger_id })
+  const recorded = recordShiftObservationStep({ observation, source: input.source })
+
+  when("crypto-swap-authorize", { recorded }, ({ recorded }) => Boolean(recorded.plan?.authorize && recorded.payment)).then(
+    () => {
+      processPaymentWorkflow
+        .runAsStep({
+          input: transform({ recorded }, ({ recorded }) => ({ action: "authorized" as const, data: recorded.payment! })),
+        })
+        .config({ name: "crypto-swap-process-authorized" })
+    }
+  )
+  when("crypto-swap-capture", { recorded }, ({ recorded }) => Boolean(recorded.plan?.capture && recorded.payment)).then(() => {
+    processPaymentWorkflow
+      .runAsStep({
+        input: transform({ recorded }, ({ recorded }) => ({ action: "captured" as const, data: recorded.payment! })),
+      })
+      .config({ name: "crypto-swap-process-captured" })
+  })
+  when("crypto-swap-cancel-expired", { recorded }, ({ recorded }) => Boolean(recorded.plan?.cancelExpired)).then(() => {
+    cancelExpiredPaymentStep({ ledger_id: input.ledger_id })
+  })
+  when("crypto-swap-set-refund-address", { recorded }, ({ recorded }) => Boolean(recorded.plan?.setRefundAddress)).then(() => {
+    setShiftRefundAddressStep({ ledger_id: input.ledger_id })
+  })
+
+  const done = completeShiftActionsStep({ recorded, source: input.source })
+  emitShiftEventsStep({ recorded })
+  releaseLockStep({ key: lockKey })
+  return new WorkflowResponse({ recorded, done })
+})
