@@ -51,6 +51,17 @@ export function sandboxControl(baseUrl: string) {
     async walk(shiftId: string, statuses: string[]) {
       for (const status of statuses) await this.setStatus(shiftId, status)
     },
+    /** Does what a payer does on the hosted checkout's page: picks a coin, which creates the checkout's shift. */
+    async payCheckout(checkoutId: string, coin: string, network: string): Promise<{ id: string }> {
+      const response = await fetch(`${baseUrl}/checkout/${checkoutId}/shifts`, {
+        method: "POST",
+        body: new URLSearchParams({ deposit: `${coin}-${network}` }),
+        redirect: "manual",
+      })
+      if (response.status !== 303) throw new Error(`The pay page refused the coin: ${response.status} ${await response.text()}`)
+      const checkout = await call(`${baseUrl}/v2/checkout/${checkoutId}`, "GET")
+      return { id: checkout.orders[0].id }
+    },
     advanceClock: (advanceSeconds: number) => call(`${baseUrl}/sandbox/clock`, "POST", { advanceSeconds }),
     addFault: (fault: Record<string, unknown>) => call(`${baseUrl}/sandbox/faults`, "POST", fault),
     clearFaults: () => call(`${baseUrl}/sandbox/faults`, "DELETE"),

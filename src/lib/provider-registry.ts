@@ -1,7 +1,7 @@
 import type { ConfigModule } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { parseOptions, type CryptoSwapOptions } from "../providers/crypto-swap/options"
-import { SwapServiceClient } from "./swap-service"
+import { CoinCatalogue, SwapServiceClient } from "./swap-service"
 
 /** A crypto-swap provider as the store registered it under the payment module. */
 export type RegisteredProvider = {
@@ -52,6 +52,18 @@ export function clientFor(provider: RegisteredProvider): SwapServiceClient {
     clients.set(provider.providerId, client)
   }
   return client
+}
+
+const catalogues = new Map<string, CoinCatalogue>()
+
+/** One cached coin catalogue per provider per process: a cold cache costs one upstream call. */
+export function catalogueFor(provider: RegisteredProvider): CoinCatalogue {
+  let catalogue = catalogues.get(provider.providerId)
+  if (!catalogue) {
+    catalogue = new CoinCatalogue(clientFor(provider), { ttlMs: provider.options.catalogueTtlSeconds * 1000 })
+    catalogues.set(provider.providerId, catalogue)
+  }
+  return catalogue
 }
 
 const registries = new WeakMap<ConfigModule, Map<string, RegisteredProvider>>()

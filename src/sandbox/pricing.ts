@@ -78,10 +78,10 @@ function effectiveRate(depositAmount: string, settleAmount: string): string {
   return new Decimal(settleAmount).div(depositAmount).precision(EFFECTIVE_RATE_DIGITS, BigNumber.ROUND_UP).toFixed()
 }
 
-/** What a deposit yields at `rate`, less the settlement fee, rounded down. The deposit is rounded up to its precision. */
-export function convertDeposit(depositAmount: string, deposit: Asset, settle: Asset, rate = marketRate(deposit, settle)): Conversion {
+/** What a deposit yields at the market rate, less the settlement fee, rounded down. The deposit is rounded up to its precision. */
+export function convertDeposit(depositAmount: string, deposit: Asset, settle: Asset): Conversion {
   const exactDeposit = roundUp(depositAmount, deposit)
-  const gross = new Decimal(exactDeposit).times(rate).minus(settleNetworkFee(settle))
+  const gross = new Decimal(exactDeposit).times(marketRate(deposit, settle)).minus(settleNetworkFee(settle))
   const settleAmount = roundDown(BigNumber.max(0, gross), settle)
   return { depositAmount: exactDeposit, settleAmount, rate: effectiveRate(exactDeposit, settleAmount) }
 }

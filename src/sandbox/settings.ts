@@ -75,8 +75,17 @@ export function applySettingsUpdate(settings: SandboxSettings, update: SettingsU
   }
 }
 
+export type SettingsView = {
+  secretHeader: string
+  blockedIps: string[]
+  rateLimits: RateLimits
+  auto: false | { stepMs: number }
+  maxOpenVariableShifts: number
+  cancelAfterSeconds: number
+}
+
 /** Settings as JSON (the control interface's answer). */
-export function settingsView(settings: SandboxSettings) {
+export function settingsView(settings: SandboxSettings): SettingsView {
   return {
     secretHeader: settings.secretHeader,
     blockedIps: [...settings.blockedIps],

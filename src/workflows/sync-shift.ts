@@ -7,7 +7,14 @@ import { cancelExpiredPaymentStep } from "./steps/cancel-expired-payment"
 import { setShiftRefundAddressStep } from "./steps/set-shift-refund-address"
 import { emitShiftEventsStep } from "./steps/emit-shift-events"
 
-export type SyncShiftInput = { ledger_id: string; source: SyncSource }
+export type SyncShiftInput = {
+  ledger_id: string
+  source: SyncSource
+  /** Seconds to wait for another sync of the same shift; 0 gives up at once (a storefront poll). */
+  lock_timeout?: number
+  /** Skip the read when another sync read the shift this recently (bounds reads per shift). */
+  fresh_within_ms?: number
+}
 
 export const syncShiftWorkflowId = "crypto-swap-sync-shift"
 
@@ -18,10 +25,11 @@ export const syncShiftWorkflowId = "crypto-swap-sync-shift"
  */
 export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: SyncShiftInput) => {
   const lockKey = transform({ input }, ({ input }) => `crypto-swap:shift:${input.ledger_id}`)
-  acquireLockStep({ key: lockKey, timeout: 30, ttl: 120 })
+  const lockTimeout = transform({ input }, ({ input }) => input.lock_timeout ?? 30)
+  acquireLockStep({ key: lockKey, timeout: lockTimeout, ttl: 120 })
 
-  const observation = observeShiftStep({ ledger_id: input.ledger_id })
-  const recorded = recordShiftObservationStep({ observation, source: input.source })
+  const observation = observeShiftStep({ ledger_id: input.ledger_id, fresh_within_ms: input.fresh_within_ms })
+  const recorded = recordShiftObservationStep({ observation, source: input.source, fresh_within_ms: input.fresh_within_ms })
 
   when("crypto-swap-authorize", { recorded }, ({ recorded }) => Boolean(recorded.plan?.authorize && recorded.payment)).then(
     () => {

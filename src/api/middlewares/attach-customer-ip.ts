@@ -2,15 +2,19 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 
 const PROVIDER_PREFIX = "pp_crypto-swap_"
 
-/** IPv4 clients reach a dual-stack socket as `::ffff:a.b.c.d`; the service wants the plain address. */
-function plainIp(ip: string): string {
+/**
+ * The shopper's IP as the server sees it (`req.ip` honours Express's trusted-proxy setting). IPv4
+ * clients reach a dual-stack socket as `::ffff:a.b.c.d`; the service wants the plain address.
+ */
+export function shopperIp(req: MedusaRequest): string | undefined {
+  const ip = req.ip
+  if (!ip) return undefined
   return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice("::ffff:".length) : ip
 }
 
 /**
  * The swap service must learn the shopper's IP (`x-user-ip`). It is taken from the request on the
- * server (`req.ip` honours Express's trusted-proxy setting), and whatever the client sent in its
- * place is dropped.
+ * server, and whatever the client sent in its place is dropped.
  */
 export function attachCustomerIp(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   const body = req.body as { provider_id?: unknown; data?: unknown } | undefined
@@ -18,7 +22,8 @@ export function attachCustomerIp(req: MedusaRequest, _res: MedusaResponse, next:
     const data: Record<string, unknown> =
       body.data && typeof body.data === "object" && !Array.isArray(body.data) ? { ...(body.data as object) } : {}
     delete data.customer_ip
-    if (req.ip) data.customer_ip = plainIp(req.ip)
+    const ip = shopperIp(req)
+    if (ip) data.customer_ip = ip
     body.data = data
   }
   next()

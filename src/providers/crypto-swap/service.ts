@@ -38,7 +38,8 @@ import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type
 import { planShift, type ShiftPlan } from "./shift-plan"
 import type { CryptoSwapSessionData, RefundRecord } from "./session-data"
 import { decideStatus, statusPolicy, type StatusDecision } from "./status-map"
-import { describeIssues, storefrontInputSchema, type StorefrontInput } from "./storefront-input"
+import { storefrontInputSchema, type StorefrontInput } from "./storefront-input"
+import { describeIssues } from "../../lib/describe-issues"
 
 type InjectedDependencies = { logger: Logger }
 

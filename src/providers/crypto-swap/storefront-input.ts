@@ -26,13 +26,3 @@ export const storefrontInputSchema = z
   .strict()
 
 export type StorefrontInput = z.output<typeof storefrontInputSchema>
-
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) =>
-      issue.code === "unrecognized_keys"
-        ? `unknown field(s): ${issue.keys.join(", ")}`
-        : `${issue.path.join(".") || "data"}: ${issue.message}`
-    )
-    .join("; ")
-}

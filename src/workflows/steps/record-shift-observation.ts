@@ -22,6 +22,9 @@ export type RecordedShift = {
   error?: string
 }
 
+/** The row as it was before the sync, to put back if a later step fails. */
+type Compensation = { previous?: Record<string, unknown>; eventId?: string }
+
 const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedShift => ({
   ledger_id: observation.row.id,
   shift_id: observation.row.shift_id,
@@ -39,7 +42,7 @@ const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedS
  */
 export const recordShiftObservationStep = createStep(
   "crypto-swap-record-shift-observation",
-  async (input: { observation: ShiftObservation; source: SyncSource }, { container }) => {
+  async (input: { observation: ShiftObservation; source: SyncSource; fresh_within_ms?: number }, { container }) => {
     const { observation, source } = input
     const { row, shift } = observation
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
@@ -48,6 +51,13 @@ export const recordShiftObservationStep = createStep(
     const now = new Date()
     const previous = { ...row, events: undefined }
 
+    if (observation.fresh) {
+      // The read being skipped may have been asked for because the shift just changed: the next tick
+      // reads it again as soon as the window is over.
+      const soon = new Date(new Date(row.last_synced_at!).getTime() + (input.fresh_within_ms ?? 0))
+      if (!row.next_sync_at || new Date(row.next_sync_at) > soon) await ledger.updateSwapShifts({ id: row.id, next_sync_at: soon })
+      return new StepResponse(NOTHING_TO_DO(observation), {} as Compensation)
+    }
     if (!shift) {
       const failures = observation.error ? row.sync_failures + 1 : 0
       await ledger.updateSwapShifts({
@@ -57,7 +67,7 @@ export const recordShiftObservationStep = createStep(
         last_error: observation.error ?? null,
         next_sync_at: nextSyncAt({ status: row.status, terminal: false, actionPending: false, failures }, options.reconcile, now),
       })
-      return new StepResponse(NOTHING_TO_DO(observation, observation.error), { previous })
+      return new StepResponse(NOTHING_TO_DO(observation, observation.error), { previous } as Compensation)
     }
 
     const fields = ledgerFieldsFromShift(shift, row)
@@ -98,12 +108,12 @@ export const recordShiftObservationStep = createStep(
       plan,
       payment,
     }
-    return new StepResponse(recorded, { previous, eventId })
+    return new StepResponse(recorded, { previous, eventId } as Compensation)
   },
   async (compensation, { container }) => {
-    if (!compensation) return
+    if (!compensation?.previous) return
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-    const { previous, eventId } = compensation as { previous: Record<string, unknown>; eventId?: string }
+    const { previous, eventId } = compensation
     const { created_at, updated_at, deleted_at, events, ...columns } = previous
     await ledger.updateSwapShifts(columns as { id: string })
     if (eventId) await ledger.deleteSwapShiftEvents(eventId)

@@ -1,0 +1,39 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../../../modules/crypto-swap"
+import { catalogueFor, clientFor } from "../../../../../../lib/provider-registry"
+import { ledgerFieldsFromShift } from "../../../../../../lib/ledger-fields"
+import { findCoinNetwork, isMemoNetwork } from "../../../../../../lib/swap-service"
+import { toMedusaError } from "../../../../../../providers/crypto-swap/errors"
+import { syncShiftWorkflow } from "../../../../../../workflows/sync-shift"
+import { parseInput } from "../../../../../parse-input"
+import { refundAddressBodySchema } from "../../../validators"
+import { ledgerRowForSession, shopperSession } from "../../../shopper-session"
+
+/** The shopper says where their refund goes, while the service holds the deposit in its refund status. */
+export async function POST(req: MedusaRequest, res: MedusaResponse) {
+  const { cart_id, address, memo } = parseInput(refundAddressBodySchema, req.body)
+  const { session, provider } = await shopperSession(req.scope, req.params.id, cart_id)
+  const row = await ledgerRowForSession(req.scope, session, cart_id)
+  const client = clientFor(provider)
+  try {
+    const shift = await client.getShift(row.shift_id!)
+    if (shift.status !== "refund") {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "A refund address can only be given while the payment waits for a refund.")
+    }
+    if (shift.refundAddress) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment already has a refund address; it can't be changed.")
+    }
+    const coin = findCoinNetwork(await catalogueFor(provider).get(), shift.depositCoin, shift.depositNetwork)
+    if (memo && !(coin && isMemoNetwork(coin, shift.depositNetwork))) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `${shift.depositNetwork} takes no memo: leave the memo empty.`)
+    }
+    const updated = await client.setRefundAddress(shift.id, { address, memo })
+    const ledger = req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    await ledger.updateSwapShifts({ id: row.id, ...ledgerFieldsFromShift(updated, row) })
+  } catch (error) {
+    throw toMedusaError(error, "setting the refund address")
+  }
+  await syncShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, source: "storefront" }, throwOnError: false })
+  res.json({ refund_address: address, refund_memo: memo ?? null })
+}

@@ -1,0 +1,21 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { clientFor, providerRegistry } from "../../../../lib/provider-registry"
+import { toMedusaError } from "../../../../providers/crypto-swap/errors"
+import { shopperIp } from "../../../middlewares/attach-customer-ip"
+import { parseInput } from "../../../parse-input"
+import { emptyQuerySchema } from "../validators"
+
+/** Whether the shopper may use the service from where they are, so a storefront can hide the method. */
+export async function GET(req: MedusaRequest, res: MedusaResponse) {
+  parseInput(emptyQuerySchema, req.query)
+  const [provider] = providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).values()
+  const ip = shopperIp(req)
+  if (!provider || !ip) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Crypto payments are not available")
+  try {
+    const { createShift } = await clientFor(provider).getPermissions(ip)
+    res.json({ permissions: { create_shift: createShift } })
+  } catch (error) {
+    throw toMedusaError(error, "checking permissions")
+  }
+}

@@ -1,0 +1,50 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../modules/crypto-swap"
+import { providerById, type RegisteredProvider } from "../../../lib/provider-registry"
+import { ledgerRowFromSession, recordNewShift } from "../../../workflows/steps/discover-shifts"
+
+const NOT_FOUND = "No crypto payment with this id belongs to this cart"
+
+/**
+ * The payment session a shopper asks about, only if it belongs to their cart: shift ids are
+ * sensitive, so another cart's session answers exactly like a session that does not exist.
+ */
+export async function shopperSession(scope: MedusaContainer, sessionId: string, cartId: string) {
+  const query = scope.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [session],
+  } = await query.graph({
+    entity: "payment_session",
+    fields: ["id", "provider_id", "status", "amount", "currency_code", "data", "payment_collection_id"],
+    filters: { id: sessionId },
+  })
+  if (!session || !session.provider_id.startsWith("pp_crypto-swap_")) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
+  }
+  const { data: links } = await query.graph({
+    entity: "cart_payment_collection",
+    fields: ["cart_id"],
+    filters: { payment_collection_id: session.payment_collection_id, cart_id: cartId },
+  })
+  if (!links.length) throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
+  const provider: RegisteredProvider = providerById(scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE), session.provider_id)
+  return { session, provider }
+}
+
+/** The ledger row of a session's current shift, recorded now if reconciliation has not seen it yet. */
+export async function ledgerRowForSession(
+  scope: MedusaContainer,
+  session: Awaited<ReturnType<typeof shopperSession>>["session"],
+  cartId: string
+) {
+  const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const data = (session.data ?? {}) as { shift_id?: string; checkout_id?: string }
+  const filter = data.shift_id ? { shift_id: data.shift_id } : data.checkout_id ? { checkout_id: data.checkout_id } : null
+  if (!filter) throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
+  const [known] = await ledger.listSwapShifts(filter, { take: 1 })
+  if (known) return known
+  await recordNewShift(ledger, ledgerRowFromSession(session as any, cartId), "storefront")
+  const [recorded] = await ledger.listSwapShifts(filter, { take: 1 })
+  return recorded
+}

@@ -1,0 +1,34 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { providerRegistry, type RegisteredProvider } from "../../../lib/provider-registry"
+import type { Settlement } from "../../../providers/crypto-swap/options"
+
+/** The crypto-swap provider a cart pays with (the one asked for, else the first its region offers) and its settlement. */
+export async function cartProvider(
+  scope: MedusaContainer,
+  cartId: string,
+  providerId?: string
+): Promise<{ provider: RegisteredProvider; settlement: Settlement; currency: string; cart: { id: string; total: unknown } }> {
+  const query = scope.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [cart],
+  } = await query.graph({
+    entity: "cart",
+    fields: ["id", "currency_code", "total", "region.payment_providers.id"],
+    filters: { id: cartId },
+  })
+  if (!cart) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${cartId} was not found`)
+  const registry = providerRegistry(scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const offered = (cart.region?.payment_providers ?? []).map((p: { id: string }) => p.id).filter((id: string) => registry.has(id))
+  const chosen = providerId ?? offered[0]
+  if (!chosen || !offered.includes(chosen)) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Crypto payments are not offered for this cart's region")
+  }
+  const provider = registry.get(chosen)!
+  const currency = cart.currency_code.toLowerCase()
+  const settlement = provider.options.settlement[currency]
+  if (!settlement) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Crypto payments are not set up for ${currency.toUpperCase()}`)
+  }
+  return { provider, settlement, currency, cart: { id: cart.id, total: cart.total } }
+}

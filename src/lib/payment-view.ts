@@ -1,0 +1,114 @@
+import type { PaymentStage } from "../providers/crypto-swap/status-map"
+import { EVM_NETWORKS, explorerTxUrl } from "./explorers"
+import { paymentUri, qrCodeSvg } from "./payment-uri"
+
+type LedgerRowView = {
+  status: string
+  issue: string | null
+  type: string | null
+  deposit_coin: string | null
+  deposit_network: string | null
+  deposit_address: string | null
+  deposit_memo: string | null
+  deposit_amount: string | null
+  deposit_min: string | null
+  deposit_max: string | null
+  settle_coin: string | null
+  settle_network: string | null
+  settle_amount: string | null
+  rate: string | null
+  expires_at: Date | string | null
+  deposit_hash: string | null
+  settle_hash: string | null
+  refund_address: string | null
+  order_id: string | null
+  flags: Record<string, unknown> | null
+}
+
+const HEADLINE: Record<PaymentStage, string> = {
+  awaiting_deposit: "Waiting for your payment",
+  deposit_detected: "Payment detected, waiting for confirmation",
+  deposit_confirmed: "Payment confirmed, being processed",
+  settled: "Payment complete",
+  underpaid: "Payment received, but less than the amount due",
+  review: "Your payment is being reviewed",
+  refund: "Your payment is being refunded",
+  refunded: "Your payment was refunded",
+  expired: "This payment request has expired",
+  unknown: "Your payment is being processed",
+}
+
+function nextStep(stage: PaymentStage, row: LedgerRowView): string {
+  switch (stage) {
+    case "awaiting_deposit":
+      return row.deposit_amount && row.type !== "variable"
+        ? `Send exactly ${row.deposit_amount} ${row.deposit_coin} on ${row.deposit_network} to the address below${row.deposit_memo ? ", with the memo" : ""} before the deadline.`
+        : `Send between ${row.deposit_min} and ${row.deposit_max} ${row.deposit_coin} on ${row.deposit_network} to the address below${row.deposit_memo ? ", with the memo" : ""}.`
+    case "deposit_detected":
+    case "deposit_confirmed":
+    case "unknown":
+      return "Nothing to do: keep this page open or come back later, your order is placed automatically."
+    case "settled":
+      return "Nothing to do: your order is confirmed."
+    case "review":
+      return "Nothing to do for now: the swap service is reviewing the deposit; this can take a few hours."
+    case "refund":
+      return row.flags?.address_needed
+        ? `Enter a ${row.deposit_coin} address on ${row.deposit_network} to receive your refund.`
+        : "Nothing to do: the refund is on its way to your refund address."
+    case "refunded":
+      return "Nothing to do: the refund was sent to your refund address."
+    case "expired":
+      return "Request a new quote to pay again. Do not send funds to the old address."
+    case "underpaid":
+      return "Contact the store: the amount received does not cover the order."
+  }
+}
+
+/** The live view a payment page polls: plain words, what to send where, and what happens next. */
+export async function paymentView(row: LedgerRowView, stage: PaymentStage, now = new Date()) {
+  const expiresAt = row.expires_at ? new Date(row.expires_at) : null
+  const address = row.deposit_address
+  const uri =
+    address && row.deposit_coin && row.deposit_network
+      ? paymentUri(row.deposit_coin, row.deposit_network, address, row.type === "variable" ? null : row.deposit_amount)
+      : null
+  const evm = row.deposit_network ? EVM_NETWORKS.has(row.deposit_network.toLowerCase()) : false
+  return {
+    status: row.status,
+    stage,
+    headline: HEADLINE[stage],
+    next_step: nextStep(stage, row),
+    issue: row.issue,
+    deposit: {
+      coin: row.deposit_coin,
+      network: row.deposit_network,
+      address,
+      memo: row.deposit_memo,
+      memo_required: Boolean(row.deposit_memo),
+      memo_warning: row.deposit_memo
+        ? "Include this memo in your transaction. Without it your deposit may be lost."
+        : null,
+      amount: row.type === "variable" ? null : row.deposit_amount,
+      min: row.type === "variable" ? row.deposit_min : null,
+      max: row.type === "variable" ? row.deposit_max : null,
+      rate: row.rate,
+    },
+    settle: { coin: row.settle_coin, network: row.settle_network, amount: row.settle_amount },
+    expires_at: expiresAt?.toISOString() ?? null,
+    seconds_left: expiresAt ? Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)) : null,
+    payment_uri: stage === "awaiting_deposit" ? uri : null,
+    qr_svg: stage === "awaiting_deposit" && uri ? await qrCodeSvg(uri) : null,
+    transactions: {
+      deposit: row.deposit_hash ? { hash: row.deposit_hash, url: explorerTxUrl(row.deposit_network, row.deposit_hash) } : null,
+      settle: row.settle_hash ? { hash: row.settle_hash, url: explorerTxUrl(row.settle_network, row.settle_hash) } : null,
+    },
+    sweep_note: evm && row.deposit_hash
+      ? "On this network the service sweeps deposit addresses: the deposit hash may be the sweep transaction."
+      : null,
+    refund: { address_needed: Boolean(row.flags?.address_needed), address: row.refund_address },
+    order_id: row.order_id,
+  }
+}
+
+export type PaymentView = Awaited<ReturnType<typeof paymentView>>

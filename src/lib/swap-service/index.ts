@@ -1,0 +1,8 @@
+export * from "./client"
+export * from "./errors"
+export * from "./schemas"
+export * from "./rules"
+export * from "./catalogue"
+export * from "./metrics"
+export * from "./timestamps"
+export { latestShiftId } from "./checkout"
