@@ -37,6 +37,8 @@ module.exports = defineConfig({
     },
   },
   modules: [
+    // A store gets the plugin's module with the plugin; the test app is the plugin itself, so it is listed here.
+    { resolve: "./src/modules/crypto-swap" },
     {
       resolve: "@medusajs/medusa/payment",
       options: {

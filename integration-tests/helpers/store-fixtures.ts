@@ -9,7 +9,7 @@ import {
   linkSalesChannelsToApiKeyWorkflow,
 } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 
 export const PROVIDERS = {
   default: "pp_crypto-swap_crypto-swap",
@@ -93,6 +93,8 @@ export async function createStoreFixture(
     data: [variant],
   } = await query.graph({ entity: "product_variant", fields: ["inventory_items.inventory_item_id"], filters: { id: variantId } })
   const inventoryItemId = variant.inventory_items[0].inventory_item_id
+  // A digital good: stock is reserved and released, but no shipping method is needed.
+  await container.resolve(Modules.INVENTORY).updateInventoryItems({ id: inventoryItemId, requires_shipping: false })
   await createInventoryLevelsWorkflow(container).run({
     input: { inventory_levels: [{ inventory_item_id: inventoryItemId, location_id: location.id, stocked_quantity: stock }] },
   })

@@ -132,7 +132,7 @@ medusaIntegrationTestRunner({
       // The payer picks a coin on the service's page, which creates the checkout's shift.
       const page = await fetch(session.data.pay_url)
       expect(page.status).toBe(200)
-      const shiftId = await env.sandboxCheckoutPay(session.data.checkout_id, "ETH", "ethereum")
+      const { id: shiftId } = await env.control.payCheckout(session.data.checkout_id, "ETH", "ethereum")
       await env.control.deposit(shiftId)
       await env.control.walk(shiftId, ["processing", "settling", "settled"])
 

@@ -42,7 +42,8 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
         provider_id: PROVIDER_ID,
         currency_code: "usd",
         amount,
-        data,
+        // What the plugin's middleware adds on the store route: the shopper's IP, seen by the server.
+        data: { customer_ip: "203.0.113.9", ...data },
       })
       return { collection, session }
     }

@@ -45,8 +45,8 @@ export function planShiftActions(
   const events: string[] = changed ? [`crypto-swap.shift.${decision.stage}`] : []
   const payment = row.kind === "payment" && Boolean(row.payment_session_id)
 
-  if (decision.stage === "review") flags.review = shift.issue ?? "review"
-  else delete flags.review
+  // Cleared flags are set to null: the ledger merges JSON columns on update.
+  flags.review = decision.stage === "review" ? shift.issue ?? "review" : null
   if (decision.stage === "underpaid") flags.underpaid = decision.settledAmount
   if (shift.status === "refunded" || decision.effectiveStatus === "refunded") flags.refunded = true
 
@@ -56,7 +56,7 @@ export function planShiftActions(
     if (!flags.address_needed) events.push("crypto-swap.shift.refund_address_needed")
     flags.address_needed = true
   } else {
-    delete flags.address_needed
+    flags.address_needed = null
   }
 
   return {

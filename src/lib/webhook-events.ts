@@ -7,4 +7,6 @@ export type WebhookReceivedData = {
   checkout_id?: string
   hook_id: string
   account_id: string
+  /** When the notification arrived: a sync that read the shift after it has already seen its news. */
+  received_at: string
 }

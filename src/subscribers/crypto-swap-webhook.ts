@@ -1,3 +1,4 @@
+import { setTimeout } from "node:timers/promises"
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../modules/crypto-swap"
@@ -5,12 +6,12 @@ import { syncShiftWorkflow } from "../workflows/sync-shift"
 import { providerById } from "../lib/provider-registry"
 import { WEBHOOK_RECEIVED_EVENT, type WebhookReceivedData } from "../lib/webhook-events"
 
-/** Reads of one shift the notifications may cause at most: a flood of them costs one read a second. */
+/** Notifications read a shift at most once a second, however many arrive. */
 const MIN_WEBHOOK_SYNC_INTERVAL_MS = 1000
 
 /** A notification only says "look now": the shift is synced through the same workflow as the poller. */
 export default async function cryptoSwapWebhookHandler({ event, container }: SubscriberArgs<WebhookReceivedData>) {
-  const { provider_id, shift_id, checkout_id, hook_id } = event.data
+  const { provider_id, shift_id, checkout_id, hook_id, received_at } = event.data
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
 
@@ -29,10 +30,17 @@ export default async function cryptoSwapWebhookHandler({ event, container }: Sub
     logger.debug?.("crypto-swap: ignored a notification for a shift this store does not know")
     return
   }
-  await syncShiftWorkflow(container).run({
-    input: { ledger_id: row.id, source: "webhook", fresh_within_ms: MIN_WEBHOOK_SYNC_INTERVAL_MS },
+  const lastRead = row.last_synced_at ? new Date(row.last_synced_at).getTime() : 0
+  if (lastRead >= new Date(received_at).getTime()) return
+  const wait = lastRead + MIN_WEBHOOK_SYNC_INTERVAL_MS - Date.now()
+  if (wait > 0) await setTimeout(wait)
+  const { errors } = await syncShiftWorkflow(container).run({
+    input: { ledger_id: row.id, source: "webhook", fresh_since: received_at },
     throwOnError: false,
   })
+  if (errors?.length) {
+    logger.warn(`crypto-swap: syncing ledger shift ${row.id} after a notification failed: ${errors[0].error?.message}`)
+  }
 }
 
 export const config: SubscriberConfig = {

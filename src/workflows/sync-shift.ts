@@ -12,8 +12,11 @@ export type SyncShiftInput = {
   source: SyncSource
   /** Seconds to wait for another sync of the same shift; 0 gives up at once (a storefront poll). */
   lock_timeout?: number
-  /** Skip the read when another sync read the shift this recently (bounds reads per shift). */
-  fresh_within_ms?: number
+  /**
+   * When the sync was asked for (ISO time): if another sync has read the shift since, this one has
+   * nothing new to learn and skips the read. Bounds reads per shift under floods of requests.
+   */
+  fresh_since?: string
 }
 
 export const syncShiftWorkflowId = "crypto-swap-sync-shift"
@@ -28,8 +31,8 @@ export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: Syn
   const lockTimeout = transform({ input }, ({ input }) => input.lock_timeout ?? 30)
   acquireLockStep({ key: lockKey, timeout: lockTimeout, ttl: 120 })
 
-  const observation = observeShiftStep({ ledger_id: input.ledger_id, fresh_within_ms: input.fresh_within_ms })
-  const recorded = recordShiftObservationStep({ observation, source: input.source, fresh_within_ms: input.fresh_within_ms })
+  const observation = observeShiftStep({ ledger_id: input.ledger_id, fresh_since: input.fresh_since })
+  const recorded = recordShiftObservationStep({ observation, source: input.source })
 
   when("crypto-swap-authorize", { recorded }, ({ recorded }) => Boolean(recorded.plan?.authorize && recorded.payment)).then(
     () => {

@@ -9,18 +9,17 @@ export type ShiftObservation = {
   shift: Shift | null
   /** Why the service could not be read; the sync records it and backs off. */
   error?: string
-  /** Read so recently by another sync that this one leaves it be. */
+  /** Read by another sync since this one was asked for: nothing new to learn. */
   fresh?: boolean
 }
 
 /** Reads the shift behind a ledger row from the service (through its checkout in checkout mode). */
 export const observeShiftStep = createStep(
   "crypto-swap-observe-shift",
-  async (input: { ledger_id: string; fresh_within_ms?: number }, { container }): Promise<StepResponse<ShiftObservation>> => {
+  async (input: { ledger_id: string; fresh_since?: string }, { container }): Promise<StepResponse<ShiftObservation>> => {
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const row = await ledger.retrieveSwapShift(input.ledger_id)
-    const age = row.last_synced_at ? Date.now() - new Date(row.last_synced_at).getTime() : Infinity
-    if (input.fresh_within_ms && age < input.fresh_within_ms) {
+    if (input.fresh_since && row.last_synced_at && new Date(row.last_synced_at) >= new Date(input.fresh_since)) {
       return new StepResponse({ row, shift: null, fresh: true })
     }
     const configModule = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)

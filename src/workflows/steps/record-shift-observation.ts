@@ -42,7 +42,7 @@ const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedS
  */
 export const recordShiftObservationStep = createStep(
   "crypto-swap-record-shift-observation",
-  async (input: { observation: ShiftObservation; source: SyncSource; fresh_within_ms?: number }, { container }) => {
+  async (input: { observation: ShiftObservation; source: SyncSource }, { container }) => {
     const { observation, source } = input
     const { row, shift } = observation
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
@@ -51,13 +51,7 @@ export const recordShiftObservationStep = createStep(
     const now = new Date()
     const previous = { ...row, events: undefined }
 
-    if (observation.fresh) {
-      // The read being skipped may have been asked for because the shift just changed: the next tick
-      // reads it again as soon as the window is over.
-      const soon = new Date(new Date(row.last_synced_at!).getTime() + (input.fresh_within_ms ?? 0))
-      if (!row.next_sync_at || new Date(row.next_sync_at) > soon) await ledger.updateSwapShifts({ id: row.id, next_sync_at: soon })
-      return new StepResponse(NOTHING_TO_DO(observation), {} as Compensation)
-    }
+    if (observation.fresh) return new StepResponse(NOTHING_TO_DO(observation), {} as Compensation)
     if (!shift) {
       const failures = observation.error ? row.sync_failures + 1 : 0
       await ledger.updateSwapShifts({

@@ -11,7 +11,7 @@ import { WEBHOOK_RECEIVED_EVENT, type WebhookReceivedData } from "../../../../li
  */
 export async function POST(req: MedusaRequest, res: MedusaResponse) {
   const registry = providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
-  const provider = [...registry.values()].find((candidate) => tokenMatches(req.params.token, webhookToken(candidate.options)))
+  const provider = [...registry.values()].find((candidate) => tokenMatches(req.params.token, webhookToken(candidate)))
   if (!provider) {
     res.status(404).json({ message: "Not found" })
     return
@@ -32,6 +32,7 @@ export async function POST(req: MedusaRequest, res: MedusaResponse) {
     checkout_id: payload.checkoutId ?? undefined,
     hook_id: meta.hook.id,
     account_id: meta.hook.accountId,
+    received_at: new Date().toISOString(),
   }
   await req.scope.resolve(Modules.EVENT_BUS).emit({ name: WEBHOOK_RECEIVED_EVENT, data })
   res.status(200).json({ received: true })

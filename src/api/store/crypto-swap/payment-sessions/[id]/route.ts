@@ -21,7 +21,12 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
   let row = await ledgerRowForSession(req.scope, session, cart_id)
   if (!row.terminal || !row.last_synced_at) {
     await syncShiftWorkflow(req.scope).run({
-      input: { ledger_id: row.id, source: "storefront", lock_timeout: 0, fresh_within_ms: READ_CACHE_MS },
+      input: {
+        ledger_id: row.id,
+        source: "storefront",
+        lock_timeout: 0,
+        fresh_since: new Date(Date.now() - READ_CACHE_MS).toISOString(),
+      },
       throwOnError: false,
     })
     row = await ledger.retrieveSwapShift(row.id)
