@@ -4,6 +4,7 @@
 // fallback a laptop without a database relies on.
 //   node scripts/test.mjs [unit|integration|all] [-- extra jest args]
 import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { findOrStartPostgres } from "./lib/postgres.mjs"
@@ -12,17 +13,38 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const [what = "all", ...rest] = process.argv.slice(2).filter((arg) => arg !== "--")
 const EMBEDDED_PROOF_FILE = "integration-tests/modules/payment-provider.spec.ts"
 
+const reports = path.join(root, ".tmp", "jest-reports")
+rmSync(reports, { recursive: true, force: true })
+mkdirSync(reports, { recursive: true })
+const totals = { passed: 0, failed: 0, skipped: 0 }
+
 function jest(testType, args, env = {}) {
   console.log(`\n=== jest ${testType} ${args.join(" ")}`)
+  const report = path.join(reports, `${Object.values(totals).reduce((a, b) => a + b, 0)}-${testType.replace(":", "-")}.json`)
   const result = spawnSync(
     process.execPath,
-    [path.join(root, "node_modules/jest/bin/jest.js"), "--runInBand", "--forceExit", ...args],
+    [path.join(root, "node_modules/jest/bin/jest.js"), "--runInBand", "--forceExit", "--json", `--outputFile=${report}`, ...args],
     {
       cwd: root,
       stdio: "inherit",
-      env: { ...process.env, TEST_TYPE: testType, NODE_OPTIONS: "--experimental-vm-modules", ...env },
+      env: {
+        ...process.env,
+        TEST_TYPE: testType,
+        NODE_OPTIONS: "--experimental-vm-modules",
+        // The apps under test log their own requests at info level: keep the output to what matters.
+        LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
+        ...env,
+      },
     }
   )
+  if (existsSync(report)) {
+    const { numPassedTests, numFailedTests, numPendingTests, numRuntimeErrorTestSuites } = JSON.parse(readFileSync(report, "utf8"))
+    totals.passed += numPassedTests
+    totals.failed += numFailedTests + numRuntimeErrorTestSuites
+    totals.skipped += numPendingTests
+  } else {
+    totals.failed += 1
+  }
   return result.status === 0
 }
 
@@ -57,4 +79,5 @@ if (what === "all") {
 }
 
 console.log(failures.length ? `\nFailed: ${failures.join(", ")}` : "\nAll suites passed")
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
 process.exit(failures.length ? 1 : 0)

@@ -1,37 +1,96 @@
-/** 500s the service uses for plain validation failures: the shopper's mistake, not an outage. */
-const VALIDATION_MESSAGES = [
-  "invalid", // coin, network, address
-  "amount too low",
-  "amount too high",
-  "must be different",
-  "memo is not supported",
-  "rate unavailable",
-]
+/** How a call failed, before any judgement about it: what `classifyFailure` reads. */
+export type FailureKind =
+  /** The service answered with a non-2xx status. */
+  | "response"
+  /** No complete answer within the request timeout. */
+  | "timeout"
+  /** Connection refused, reset or closed before an answer. */
+  | "network"
+  /** A 2xx answer that is not JSON or not the shape the interface promises. */
+  | "malformed"
+  /** GraphQL `errors`, which the service returns inside an HTTP 200. */
+  | "graphql"
+  /** Refused by the client before sending: the request breaks a rule of the service. */
+  | "invalid_request"
 
-export type SwapServiceErrorInit = {
-  operation: string
+export type Failure = {
+  kind: FailureKind
   message: string
   status?: number
   code?: string
+  /** The call changes nothing upstream (reads, quotes), so repeating it after a malformed answer is harmless. */
+  sideEffectFree?: boolean
+}
+
+/** The 500s the service uses for plain validation failures (service-behaviour.md "Errors"): the user's input, not an outage. */
+const VALIDATION_FAILURE_MESSAGES = [
+  /\binvalid (coin|network)\b/i,
+  /\bamount too (low|high)\b/i,
+  /\bdeposit and settle method must be different\b/i,
+  /\bmemo is not supported\b/i,
+  /\brate unavailable\b/i,
+  /\brate is not available for this pair\b/i,
+]
+
+const RETRYABLE = { retryable: true, userError: false }
+const USER_ERROR = { retryable: false, userError: true }
+const NEITHER = { retryable: false, userError: false }
+
+/**
+ * The one place that decides whether a failure may pass if the call is repeated (`retryable`) and
+ * whether it is the end user's to fix (`userError`). Neither means the store's configuration or a
+ * fault of the service: bad credentials (401, 404 "Account not found"), an unknown order, GraphQL errors.
+ */
+export function classifyFailure(failure: Failure): { retryable: boolean; userError: boolean } {
+  switch (failure.kind) {
+    case "invalid_request":
+      return USER_ERROR
+    case "timeout":
+    case "network":
+      return RETRYABLE
+    case "malformed":
+      return failure.sideEffectFree ? RETRYABLE : NEITHER
+    case "graphql":
+      return NEITHER
+    case "response":
+      break
+  }
+  const status = failure.status ?? 0
+  if (status === 429) return RETRYABLE
+  if (status === 500) {
+    const validation =
+      failure.code === "BAD_USER_INPUT" || VALIDATION_FAILURE_MESSAGES.some((pattern) => pattern.test(failure.message))
+    return validation ? USER_ERROR : RETRYABLE
+  }
+  if (status === 502 || status === 503 || status === 504) return RETRYABLE
+  if (status === 400 || status === 403) return USER_ERROR
+  return NEITHER
+}
+
+export type SwapServiceErrorInit = Failure & {
+  operation: string
   retryAfterMs?: number
   orderId?: string
   depositRangeMin?: string
   depositRangeMax?: string
-  /** For failures without an HTTP answer (timeouts, resets): they can be retried. */
-  networkFailure?: boolean
 }
 
 /**
- * The one error the client throws. It carries the HTTP status, the service's code and message, and
- * whether the failure is the user's (show it) or passing (retry). It never carries request headers.
+ * The one error the client throws. It carries what the service said and the classification, never
+ * request headers or an underlying transport error (those can hold the secret header).
  */
 export class SwapServiceError extends Error {
+  /** The client method that failed, e.g. "createFixedShift". */
   readonly operation: string
+  /** The HTTP status; undefined when there was no answer or the request was never sent. */
   readonly status?: number
+  /** The service's error code, or the client's: TIMEOUT, NETWORK_ERROR, MALFORMED_RESPONSE, GRAPHQL_ERROR, INVALID_REQUEST. */
   readonly code?: string
   readonly retryable: boolean
   readonly userError: boolean
+  /** From `Retry-After` on a 429. */
   readonly retryAfterMs?: number
+  /** The existing shift named by "Quote has already been accepted". */
   readonly orderId?: string
   readonly depositRangeMin?: string
   readonly depositRangeMax?: string
@@ -46,37 +105,21 @@ export class SwapServiceError extends Error {
     this.orderId = init.orderId
     this.depositRangeMin = init.depositRangeMin
     this.depositRangeMax = init.depositRangeMax
-    const { retryable, userError } = classify(init)
+    const { retryable, userError } = classifyFailure(init)
     this.retryable = retryable
     this.userError = userError
   }
 }
 
-/** Classification per service-behaviour.md, in one place. */
-export function classify({ status, message, code, networkFailure }: Pick<SwapServiceErrorInit, "status" | "message" | "code" | "networkFailure">): {
-  retryable: boolean
-  userError: boolean
-} {
-  if (networkFailure || status === undefined) return { retryable: true, userError: false }
-  if (status === 429) return { retryable: true, userError: false }
-  if (status === 500) {
-    const text = message.toLowerCase()
-    const validation = code === "BAD_USER_INPUT" || VALIDATION_MESSAGES.some((known) => text.includes(known))
-    return validation ? { retryable: false, userError: true } : { retryable: true, userError: false }
-  }
-  if (status >= 502 && status <= 504) return { retryable: true, userError: false }
-  // Bad credentials (401, 404 "Account not found") are the store's configuration, not the shopper's.
-  if (status === 401 || (status === 404 && /account/i.test(message))) return { retryable: false, userError: false }
-  if (status >= 400 && status < 500) return { retryable: false, userError: true }
-  return { retryable: status >= 500, userError: false }
+export function invalidRequest(operation: string, message: string): SwapServiceError {
+  return new SwapServiceError({ operation, kind: "invalid_request", code: "INVALID_REQUEST", message })
 }
 
-/** `Retry-After` in seconds or as an HTTP date. */
+/** `Retry-After` as seconds or as an HTTP date, in milliseconds from `now`. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const header = Array.isArray(value) ? value[0] : value
+  const header = (Array.isArray(value) ? value[0] : value)?.trim()
   if (!header) return undefined
-  const seconds = Number(header)
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  if (/^\d+(\.\d+)?$/.test(header)) return Number(header) * 1000
   const date = Date.parse(header)
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
