@@ -17,10 +17,11 @@ const reports = path.join(root, ".tmp", "jest-reports")
 rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 const totals = { passed: 0, failed: 0, skipped: 0 }
+let runs = 0
 
 function jest(testType, args, env = {}) {
   console.log(`\n=== jest ${testType} ${args.join(" ")}`)
-  const report = path.join(reports, `${Object.values(totals).reduce((a, b) => a + b, 0)}-${testType.replace(":", "-")}.json`)
+  const report = path.join(reports, `${++runs}-${testType.replace(":", "-")}.json`)
   const result = spawnSync(
     process.execPath,
     [path.join(root, "node_modules/jest/bin/jest.js"), "--runInBand", "--forceExit", "--json", `--outputFile=${report}`, ...args],
