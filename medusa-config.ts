@@ -25,9 +25,25 @@ const provider = (id: string, options: Record<string, unknown> = {}) => ({
   options: { ...client, ...options },
 })
 
+// The multi-process test shares Redis between processes, as production does.
+const redisUrl = process.env.CRYPTO_SWAP_TEST_REDIS_URL
+const redisModules = redisUrl
+  ? [
+      { resolve: "@medusajs/medusa/event-bus-redis", options: { redisUrl } },
+      { resolve: "@medusajs/medusa/workflow-engine-redis", options: { redis: { redisUrl } } },
+      {
+        resolve: "@medusajs/medusa/locking",
+        options: {
+          providers: [{ resolve: "@medusajs/medusa/locking-redis", id: "locking-redis", is_default: true, options: { redisUrl } }],
+        },
+      },
+    ]
+  : []
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
+    redisUrl,
     http: {
       jwtSecret: "test-jwt-secret",
       cookieSecret: "test-cookie-secret",
@@ -37,6 +53,7 @@ module.exports = defineConfig({
     },
   },
   modules: [
+    ...redisModules,
     // A store gets the plugin's module with the plugin; the test app is the plugin itself, so it is listed here.
     { resolve: "./src/modules/crypto-swap" },
     {

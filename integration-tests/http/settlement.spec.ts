@@ -129,7 +129,7 @@ medusaIntegrationTestRunner({
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
     })
 
-    it("decides a shift with several deposits from deposits[]", async () => {
+    it("decides a shift with several deposits from deposits[]: the first valid one pays, the extra is refunded", async () => {
       const container = getContainer()
       const { cart, shiftId } = await paySession()
       await reconcile(container)
@@ -137,14 +137,48 @@ medusaIntegrationTestRunner({
       await env.control.deposit(shiftId, { amount: "0.001" })
       const shift = await (await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}`)).json()
       expect(shift.status).toBe("multiple")
-      await reconcile(container)
-      await env.control.walk(shiftId, ["processing", "settling", "settled"]).catch(() => undefined)
+      expect(shift.deposits.map((d: any) => d.status)).toEqual(["pending", "refund"])
+
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
       await reconcile(container)
       const row = await ledgerRow(container, { shift_id: shiftId })
-      expect(row.deposits).toHaveLength(2)
       expect(row.status).toBe("multiple")
+      expect(row.deposits).toHaveLength(2)
+      expect(row.captured_at).not.toBeNull()
       const order = await orderWithPayments(container, cart.id)
-      expect(order).toBeDefined()
+      expect(captureCount(order)).toBe(1)
+      expect(Number(order!.payments[0].captures[0].amount)).toBe(49.99)
+    })
+
+    it("cancels an authorized payment whose deposit the service refunded, and flags the order", async () => {
+      const container = getContainer()
+      const { cart, shiftId } = await paySession()
+      await env.control.deposit(shiftId)
+      await env.control.setStatus(shiftId, "processing")
+      await reconcile(container)
+      const placed = await orderWithPayments(container, cart.id)
+      expect(placed!.payments[0].captured_at).toBeNull()
+
+      await env.control.setStatus(shiftId, "refund", "refund required")
+      await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}/set-refund-address`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ address: BTC_REFUND }),
+      })
+      await env.control.walk(shiftId, ["refunding", "refunded"])
+      await reconcile(container)
+
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row).toMatchObject({ status: "refunded", captured_at: null })
+      expect(row.canceled_at).not.toBeNull()
+      const order = await orderWithPayments(container, cart.id)
+      expect(order!.payments[0].canceled_at).not.toBeNull()
+      expect(captureCount(order)).toBe(0)
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const {
+        data: [flagged],
+      } = await query.graph({ entity: "order", fields: ["metadata"], filters: { id: order!.id } })
+      expect(flagged.metadata).toMatchObject({ crypto_swap_flag: "refunded" })
     })
 
     describe("webhooks", () => {

@@ -1,4 +1,5 @@
 import type { StatusDecision } from "../providers/crypto-swap/status-map"
+import { compareDecimals } from "./money"
 
 /** The ledger columns that say what the plugin has already done about a shift. */
 export type ShiftActionState = {
@@ -9,17 +10,24 @@ export type ShiftActionState = {
   canceled_at: Date | string | null
   refund_address: string | null
   flags: Record<string, unknown> | null
+  amount_due: string | null
 }
 
 export type ShiftActionPlan = {
   authorize: boolean
   capture: boolean
   cancelExpired: boolean
+  /** The deposit went back to the shopper after the payment was authorized: cancel that payment. */
+  cancelRefunded: boolean
   setRefundAddress: boolean
   /** Facts worth an admin's attention, kept on the ledger row. */
   flags: Record<string, unknown>
   /** Plugin events to emit, one per transition acted on. */
   events: string[]
+}
+
+export function hasActions(plan: ShiftActionPlan): boolean {
+  return plan.authorize || plan.capture || plan.cancelExpired || plan.cancelRefunded || plan.setRefundAddress
 }
 
 const TERMINAL = new Set(["settled", "refunded", "expired"])
@@ -48,7 +56,11 @@ export function planShiftActions(
   // Cleared flags are set to null: the ledger merges JSON columns on update.
   flags.review = decision.stage === "review" ? shift.issue ?? "review" : null
   if (decision.stage === "underpaid") flags.underpaid = decision.settledAmount
-  if (shift.status === "refunded" || decision.effectiveStatus === "refunded") flags.refunded = true
+  if (decision.stage === "settled" && decision.settledAmount && row.amount_due && compareDecimals(decision.settledAmount, row.amount_due) > 0) {
+    flags.overpaid = decision.settledAmount
+  }
+  const refunded = decision.stage === "refunded"
+  if (refunded) flags.refunded = true
 
   const needsAddress = shift.status === "refund" && !shift.refundAddress
   const setRefundAddress = needsAddress && Boolean(row.refund_address)
@@ -63,6 +75,7 @@ export function planShiftActions(
     authorize: payment && decision.session === "authorized" && !row.authorized_at && !row.captured_at,
     capture: payment && decision.session === "captured" && !row.captured_at,
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
+    cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
     setRefundAddress,
     flags,
     events,

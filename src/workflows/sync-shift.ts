@@ -5,6 +5,7 @@ import { recordShiftObservationStep, type SyncSource } from "./steps/record-shif
 import { completeShiftActionsStep } from "./steps/complete-shift-actions"
 import { cancelExpiredPaymentStep } from "./steps/cancel-expired-payment"
 import { setShiftRefundAddressStep } from "./steps/set-shift-refund-address"
+import { cancelRefundedPaymentStep } from "./steps/cancel-refunded-payment"
 import { emitShiftEventsStep } from "./steps/emit-shift-events"
 
 export type SyncShiftInput = {
@@ -52,6 +53,9 @@ export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: Syn
   })
   when("crypto-swap-cancel-expired", { recorded }, ({ recorded }) => Boolean(recorded.plan?.cancelExpired)).then(() => {
     cancelExpiredPaymentStep({ ledger_id: input.ledger_id })
+  })
+  when("crypto-swap-cancel-refunded", { recorded }, ({ recorded }) => Boolean(recorded.plan?.cancelRefunded)).then(() => {
+    cancelRefundedPaymentStep({ ledger_id: input.ledger_id })
   })
   when("crypto-swap-set-refund-address", { recorded }, ({ recorded }) => Boolean(recorded.plan?.setRefundAddress)).then(() => {
     setShiftRefundAddressStep({ ledger_id: input.ledger_id })

@@ -1,14 +1,18 @@
-import { Agent, request, type Dispatcher } from "undici"
-import { setTimeout as sleep } from "node:timers/promises"
-import type { z } from "@medusajs/framework/zod"
-import { parseRetryAfter, SwapServiceError } from "./errors"
+import type { Dispatcher } from "undici"
+import { z } from "@medusajs/framework/zod"
+import { invalidRequest, SwapServiceError } from "./errors"
 import type { RequestMetric } from "./metrics"
-import { assertQuoteUsable, assertSettleMemoAllowed, toServiceCommissionRate, type CoinNetwork } from "./rules"
+import {
+  assertDecimalAmount,
+  assertQuoteUsable,
+  assertSettleMemoAllowed,
+  toServiceCommissionRate,
+  type CoinNetwork,
+} from "./rules"
 import {
   accountSchema,
   checkoutSchema,
   coinSchema,
-  errorBodySchema,
   hookSchema,
   pairRateSchema,
   permissionsSchema,
@@ -21,6 +25,7 @@ import {
   type Quote,
   type Shift,
 } from "./schemas"
+import { Transport, type Call } from "./transport"
 
 export type SwapServiceClientOptions = {
   /** API base; `/v2/...` and `/create-account` are appended. */
@@ -30,41 +35,47 @@ export type SwapServiceClientOptions = {
   payUrl: string
   /** Sent as `affiliateId`. */
   accountId: string
-  /** Sent in the secret header; never logged, never part of an error. */
+  /** Sent in the secret header only; never kept where logs or errors could show it. */
   privateKey: string
+  /** Default "x-service-secret"; deployments name it differently. */
   secretHeader?: string
+  /** Per request, connection to last byte. Default 10 000. */
   timeoutMs?: number
-  /** Retries of calls that are safe to repeat. */
+  /** Retries of calls that are safe to repeat. Default 2. */
   maxRetries?: number
+  /** First backoff between retries, doubled each time (capped at 5 s). Default 250. */
+  retryBaseDelayMs?: number
+  /** Called for every attempt of every call. */
   onMetric?: (metric: RequestMetric) => void
+  /** Replaces the client's own keep-alive pool (which `close()` would end). */
   dispatcher?: Dispatcher
+  /** The clock quote expiry is checked against. */
   now?: () => Date
 }
 
-/** `x-user-ip`: the end user's IP when a request is made on their behalf. */
+/** The end user a request is made for: becomes the `x-user-ip` header. */
 export type RequestContext = { userIp?: string }
 
+type CoinPair = { depositCoin: string; depositNetwork: string; settleCoin: string; settleNetwork: string }
+
 /** Exactly one of the two amounts, as a decimal string. */
-export type QuoteRequest = {
-  depositCoin: string
-  depositNetwork: string
-  settleCoin: string
-  settleNetwork: string
-} & ({ depositAmount: string; settleAmount?: never } | { settleAmount: string; depositAmount?: never })
+export type QuoteRequest = CoinPair &
+  ({ depositAmount: string; settleAmount?: undefined } | { settleAmount: string; depositAmount?: undefined })
 
-type Refund = { refundAddress?: string; refundMemo?: string }
-type Settle = { settleAddress: string; settleMemo?: string }
+type Destination = {
+  settleAddress: string
+  settleMemo?: string
+  refundAddress?: string
+  refundMemo?: string
+  /** Echoed back on the shift: a natural place for the payment session id. */
+  externalId?: string
+  /** The coin catalogue: when given, a settle memo is refused before sending unless the settle network takes one. */
+  coins?: Coin[]
+}
 
-export type FixedShiftRequest = Settle & Refund & { quote: Quote; externalId?: string; coins?: Coin[] }
-export type VariableShiftRequest = Settle &
-  Refund & {
-    depositCoin: string
-    depositNetwork: string
-    settleCoin: string
-    settleNetwork: string
-    externalId?: string
-    coins?: Coin[]
-  }
+export type FixedShiftRequest = Destination & { quote: Quote }
+export type VariableShiftRequest = Destination & CoinPair
+
 export type CheckoutRequest = {
   settleCoin: string
   settleNetwork: string
@@ -73,442 +84,364 @@ export type CheckoutRequest = {
   settleMemo?: string
   successUrl: string
   cancelUrl: string
+  /** As for shifts: enables the settle memo check before sending. */
   coins?: Coin[]
 }
 
-type Call<T> = {
-  operation: string
-  method: "GET" | "POST"
-  pathTemplate: string
-  path?: string
-  url?: string
-  query?: Record<string, string | undefined>
-  body?: unknown
-  /** Attach the secret header. */
-  secret?: boolean
-  userIp?: string
-  /** safe: retry any retryable failure; rate-limit: retry only a 429 (nothing was created). */
-  retry: "safe" | "rate-limit"
-  schema?: z.ZodType<T>
+/** Bulk reads are split so the query string stays short. */
+const SHIFT_IDS_PER_READ = 50
+
+const HOOK_FIELDS = "id createdAt updatedAt targetUrl enabled"
+
+const pairId = ({ coin, network }: CoinNetwork) => `${coin}-${network}`.toLowerCase()
+
+/** Leaves absent optional fields out of a request body instead of sending them as null. */
+function present<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== null)) as Partial<T>
 }
 
-const MAX_RETRY_WAIT_MS = 5000
-
-/** Removes undefined fields so optional request fields are omitted, not sent as null. */
-function compact<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
-}
-
-function graphqlString(value: string): string {
-  return JSON.stringify(value)
+/** The settle, refund and external-id fields both kinds of shift take. */
+function destinationFields(req: Destination) {
+  return {
+    settleAddress: req.settleAddress,
+    ...present({ settleMemo: req.settleMemo, refundAddress: req.refundAddress, refundMemo: req.refundMemo, externalId: req.externalId }),
+  }
 }
 
 /**
- * The one place that speaks HTTP to the swap service: typed requests, zod-parsed responses, one error
- * type, per-request timeouts over a shared keep-alive pool, retries only where a repeat is safe.
+ * The plugin's one client of the swap service (spec v2): typed requests, zod-checked answers, one
+ * error type (`SwapServiceError`), the service's rules checked before sending, and retries only
+ * where repeating cannot act twice.
  */
 export class SwapServiceClient {
-  private readonly dispatcher: Dispatcher
-  private readonly ownsDispatcher: boolean
-  private readonly secretHeader: string
-  private readonly timeoutMs: number
-  private readonly maxRetries: number
+  private readonly transport: Transport
+  private readonly baseUrl: string
+  private readonly graphqlUrl: string
+  private readonly payUrl: string
+  private readonly accountId: string
+  private readonly now: () => Date
 
-  constructor(private readonly options: SwapServiceClientOptions) {
-    this.ownsDispatcher = !options.dispatcher
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 64 })
-    this.secretHeader = (options.secretHeader ?? "x-service-secret").toLowerCase()
-    this.timeoutMs = options.timeoutMs ?? 10_000
-    this.maxRetries = options.maxRetries ?? 2
-  }
-
-  private now(): Date {
-    return this.options.now?.() ?? new Date()
-  }
-
-  async getCoins(): Promise<Coin[]> {
-    return this.call({ operation: "getCoins", method: "GET", pathTemplate: "/v2/coins", retry: "safe", schema: coinSchema.array() })
-  }
-
-  async getPermissions(userIp: string): Promise<{ createShift: boolean }> {
-    return this.call({
-      operation: "getPermissions",
-      method: "GET",
-      pathTemplate: "/v2/permissions",
-      userIp,
-      retry: "safe",
-      schema: permissionsSchema,
+  constructor(options: SwapServiceClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "")
+    this.graphqlUrl = options.graphqlUrl
+    this.payUrl = options.payUrl.replace(/\/+$/, "")
+    this.accountId = options.accountId
+    this.now = options.now ?? (() => new Date())
+    this.transport = new Transport(options.privateKey, {
+      secretHeader: (options.secretHeader ?? "x-service-secret").toLowerCase(),
+      timeoutMs: options.timeoutMs ?? 10_000,
+      maxRetries: options.maxRetries ?? 2,
+      retryBaseDelayMs: options.retryBaseDelayMs ?? 250,
+      onMetric: options.onMetric,
+      dispatcher: options.dispatcher,
     })
   }
 
-  async getPair(from: CoinNetwork, to: CoinNetwork, opts: { amount?: string; commissionRatePercent?: string } = {}): Promise<PairRate> {
-    return this.call({
+  getCoins(): Promise<Coin[]> {
+    return this.get({ operation: "getCoins", pathTemplate: "/v2/coins", schema: z.array(coinSchema) })
+  }
+
+  /** Whether the end user at `userIp` may create shifts (the service refuses some regions). */
+  getPermissions(userIp: string): Promise<{ createShift: boolean }> {
+    return this.get({ operation: "getPermissions", pathTemplate: "/v2/permissions", userIp, schema: permissionsSchema })
+  }
+
+  getPair(from: CoinNetwork, to: CoinNetwork, opts: { amount?: string; commissionRatePercent?: string } = {}): Promise<PairRate> {
+    if (opts.amount !== undefined) assertDecimalAmount("getPair", "amount", opts.amount)
+    return this.get({
       operation: "getPair",
-      method: "GET",
       pathTemplate: "/v2/pair/:from/:to",
       path: `/v2/pair/${encodeURIComponent(pairId(from))}/${encodeURIComponent(pairId(to))}`,
-      query: this.pairQuery({ amount: opts.amount, commissionRatePercent: opts.commissionRatePercent }),
+      query: this.pairQuery(opts.commissionRatePercent, opts.amount),
       secret: true,
-      retry: "safe",
       schema: pairRateSchema,
     })
   }
 
+  /**
+   * Rates of several pairs in one request. The service takes a list of coins and answers every pair
+   * among them, so the answer is narrowed to the pairs asked for, in their order; a pair the service
+   * does not offer is left out.
+   */
   async getPairs(pairs: Array<{ from: CoinNetwork; to: CoinNetwork }>, opts: { commissionRatePercent?: string } = {}): Promise<PairRate[]> {
-    return this.call({
+    if (pairs.length === 0) return []
+    const assets = [...new Set(pairs.flatMap(({ from, to }) => [pairId(from), pairId(to)]))]
+    const rates = await this.get({
       operation: "getPairs",
-      method: "GET",
       pathTemplate: "/v2/pairs",
-      query: { ...this.pairQuery(opts), pairs: pairs.map(({ from, to }) => `${pairId(from)}_${pairId(to)}`).join(",") },
+      query: { ...this.pairQuery(opts.commissionRatePercent), pairs: assets.join(",") },
       secret: true,
-      retry: "safe",
-      schema: pairRateSchema.array(),
+      schema: z.array(pairRateSchema),
     })
+    const byPair = new Map(
+      rates.map((rate) => [
+        `${pairId({ coin: rate.depositCoin, network: rate.depositNetwork })}>${pairId({ coin: rate.settleCoin, network: rate.settleNetwork })}`,
+        rate,
+      ])
+    )
+    return pairs.flatMap(({ from, to }) => byPair.get(`${pairId(from)}>${pairId(to)}`) ?? [])
   }
 
-  async createQuote(quote: QuoteRequest, ctx: RequestContext = {}): Promise<Quote> {
-    return this.call({
+  /** A quote has no side effect upstream, so a failed one is simply asked again. */
+  createQuote(req: QuoteRequest, ctx: RequestContext = {}): Promise<Quote> {
+    const { depositAmount, settleAmount } = req
+    if ((depositAmount === undefined) === (settleAmount === undefined)) {
+      throw invalidRequest("createQuote", "A quote takes exactly one of depositAmount and settleAmount")
+    }
+    if (depositAmount !== undefined) assertDecimalAmount("createQuote", "depositAmount", depositAmount)
+    if (settleAmount !== undefined) assertDecimalAmount("createQuote", "settleAmount", settleAmount)
+    return this.transport.send({
       operation: "createQuote",
       method: "POST",
       pathTemplate: "/v2/quotes",
+      url: this.url("/v2/quotes"),
       body: {
-        affiliateId: this.options.accountId,
-        depositCoin: quote.depositCoin,
-        depositNetwork: quote.depositNetwork,
-        settleCoin: quote.settleCoin,
-        settleNetwork: quote.settleNetwork,
-        depositAmount: quote.depositAmount ?? null,
-        settleAmount: quote.settleAmount ?? null,
+        affiliateId: this.accountId,
+        depositCoin: req.depositCoin,
+        depositNetwork: req.depositNetwork,
+        settleCoin: req.settleCoin,
+        settleNetwork: req.settleNetwork,
+        // The spec's example sends the unused amount as null.
+        depositAmount: depositAmount ?? null,
+        settleAmount: settleAmount ?? null,
       },
       secret: true,
       userIp: ctx.userIp,
-      // A quote has no side effect: asking again is harmless.
-      retry: "safe",
+      repeat: "safe",
       schema: quoteSchema,
     })
   }
 
   /**
-   * Creates a fixed shift from a quote. A retry after a lost answer meets "Quote has already been
-   * accepted" with the shift's id: that shift is recovered instead of making a second one.
+   * A fixed shift from an unexpired quote. Retried after retryable failures because a repeat cannot
+   * make a second shift: the quote is single-use, and the service's "Quote has already been
+   * accepted" names the shift the lost attempt made, which is returned once it is checked to be ours.
    */
   async createFixedShift(req: FixedShiftRequest, ctx: RequestContext = {}): Promise<Shift> {
     assertQuoteUsable(req.quote, this.now())
     if (req.coins) assertSettleMemoAllowed(req.coins, { coin: req.quote.settleCoin, network: req.quote.settleNetwork }, req.settleMemo)
     try {
-      return await this.call({
+      return await this.transport.send({
         operation: "createFixedShift",
         method: "POST",
         pathTemplate: "/v2/shifts/fixed",
-        body: compact({
+        url: this.url("/v2/shifts/fixed"),
+        body: {
           quoteId: req.quote.id,
-          affiliateId: this.options.accountId,
-          settleAddress: req.settleAddress,
-          settleMemo: req.settleMemo,
-          refundAddress: req.refundAddress,
-          refundMemo: req.refundMemo,
-          externalId: req.externalId,
-        }),
+          affiliateId: this.accountId,
+          ...destinationFields(req),
+        },
         secret: true,
         userIp: ctx.userIp,
-        retry: "safe",
+        repeat: "recoverable",
         schema: shiftSchema,
       })
     } catch (error) {
-      if (error instanceof SwapServiceError && error.orderId && /already been accepted/i.test(error.message)) {
-        const existing = await this.getShift(error.orderId)
-        const same = existing.quoteId === req.quote.id && (!req.externalId || existing.externalId === req.externalId)
-        if (same) return existing
-      }
+      const recovered = await this.acceptedShift(error, req)
+      if (recovered) return recovered
       throw error
     }
   }
 
-  async createVariableShift(req: VariableShiftRequest, ctx: RequestContext = {}): Promise<Shift> {
+  /** Not retried except after a 429: a variable shift made by a lost attempt could not be found again. */
+  createVariableShift(req: VariableShiftRequest, ctx: RequestContext = {}): Promise<Shift> {
     if (req.coins) assertSettleMemoAllowed(req.coins, { coin: req.settleCoin, network: req.settleNetwork }, req.settleMemo)
-    return this.call({
+    return this.transport.send({
       operation: "createVariableShift",
       method: "POST",
       pathTemplate: "/v2/shifts/variable",
-      body: compact({
-        affiliateId: this.options.accountId,
+      url: this.url("/v2/shifts/variable"),
+      body: {
+        affiliateId: this.accountId,
         depositCoin: req.depositCoin,
         depositNetwork: req.depositNetwork,
         settleCoin: req.settleCoin,
         settleNetwork: req.settleNetwork,
-        settleAddress: req.settleAddress,
-        settleMemo: req.settleMemo,
-        refundAddress: req.refundAddress,
-        refundMemo: req.refundMemo,
-        externalId: req.externalId,
-      }),
+        ...destinationFields(req),
+      },
       secret: true,
       userIp: ctx.userIp,
-      // No way to find a variable shift again: only a 429 (nothing created) is retried.
-      retry: "rate-limit",
+      repeat: "unsafe",
       schema: shiftSchema,
     })
   }
 
-  async getShift(id: string): Promise<Shift> {
-    return this.call({
-      operation: "getShift",
-      method: "GET",
-      pathTemplate: "/v2/shifts/:id",
-      path: `/v2/shifts/${encodeURIComponent(id)}`,
-      retry: "safe",
-      schema: shiftSchema,
-    })
+  getShift(id: string): Promise<Shift> {
+    return this.get({ operation: "getShift", pathTemplate: "/v2/shifts/:id", path: `/v2/shifts/${encodeURIComponent(id)}`, schema: shiftSchema })
   }
 
-  /** The service's bulk read (`GET /v2/shifts?ids=`), in chunks; unknown ids are left out. */
+  /** The service's bulk read (`GET /v2/shifts?ids=`), a chunk at a time; ids it does not know are left out. */
   async getShifts(ids: string[]): Promise<Shift[]> {
-    const chunks: string[][] = []
-    for (let i = 0; i < ids.length; i += 50) chunks.push(ids.slice(i, i + 50))
-    const results = await Promise.all(
-      chunks.map((chunk) =>
-        this.call({
-          operation: "getShifts",
-          method: "GET",
-          pathTemplate: "/v2/shifts",
-          query: { ids: chunk.join(",") },
-          retry: "safe",
-          schema: shiftSchema.array(),
-        })
+    const shifts: Shift[] = []
+    for (let start = 0; start < ids.length; start += SHIFT_IDS_PER_READ) {
+      const chunk = ids.slice(start, start + SHIFT_IDS_PER_READ)
+      shifts.push(
+        ...(await this.get({ operation: "getShifts", pathTemplate: "/v2/shifts", query: { ids: chunk.join(",") }, schema: z.array(shiftSchema) }))
       )
-    )
-    return results.flat()
+    }
+    return shifts
   }
 
-  async setRefundAddress(shiftId: string, refund: { address: string; memo?: string }): Promise<Shift> {
-    return this.call({
+  /** Only while the shift is in `refund`, and only once: the service will not overwrite an address. */
+  setRefundAddress(shiftId: string, refund: { address: string; memo?: string }): Promise<Shift> {
+    return this.transport.send({
       operation: "setRefundAddress",
       method: "POST",
       pathTemplate: "/v2/shifts/:id/set-refund-address",
-      path: `/v2/shifts/${encodeURIComponent(shiftId)}/set-refund-address`,
-      body: compact({ address: refund.address, memo: refund.memo }),
+      url: this.url(`/v2/shifts/${encodeURIComponent(shiftId)}/set-refund-address`),
+      body: present({ address: refund.address, memo: refund.memo }),
       secret: true,
-      retry: "rate-limit",
+      repeat: "unsafe",
       schema: shiftSchema,
     })
   }
 
+  /** Expires a waiting shift; the service accepts it only some minutes after creation. */
   async cancelOrder(shiftId: string): Promise<void> {
-    await this.call({
+    await this.transport.send({
       operation: "cancelOrder",
       method: "POST",
       pathTemplate: "/v2/cancel-order",
+      url: this.url("/v2/cancel-order"),
       body: { orderId: shiftId },
       secret: true,
-      retry: "rate-limit",
+      repeat: "unsafe",
+      schema: z.unknown(),
     })
   }
 
-  async createAccount(): Promise<{ id: string; secret: string }> {
-    return this.call({
+  /** A new account; no credentials needed. */
+  createAccount(): Promise<{ id: string; secret: string }> {
+    return this.transport.send({
       operation: "createAccount",
       method: "POST",
       pathTemplate: "/create-account",
+      url: this.url("/create-account"),
       body: {},
-      retry: "rate-limit",
+      repeat: "unsafe",
       schema: accountSchema,
     })
   }
 
-  async createCheckout(req: CheckoutRequest, ctx: RequestContext = {}): Promise<Checkout> {
+  /** Deprecated by the service, still served: the payer picks any coin on the service's pay page. */
+  createCheckout(req: CheckoutRequest, ctx: RequestContext = {}): Promise<Checkout> {
+    assertDecimalAmount("createCheckout", "settleAmount", req.settleAmount)
     if (req.coins) assertSettleMemoAllowed(req.coins, { coin: req.settleCoin, network: req.settleNetwork }, req.settleMemo)
-    return this.call({
+    return this.transport.send({
       operation: "createCheckout",
       method: "POST",
       pathTemplate: "/v2/checkout",
-      body: compact({
+      url: this.url("/v2/checkout"),
+      body: {
         settleCoin: req.settleCoin,
         settleNetwork: req.settleNetwork,
         settleAmount: req.settleAmount,
         settleAddress: req.settleAddress,
-        settleMemo: req.settleMemo,
-        affiliateId: this.options.accountId,
+        affiliateId: this.accountId,
         successUrl: req.successUrl,
         cancelUrl: req.cancelUrl,
-      }),
+        ...present({ settleMemo: req.settleMemo }),
+      },
       secret: true,
       userIp: ctx.userIp,
-      retry: "rate-limit",
+      repeat: "unsafe",
       schema: checkoutSchema,
     })
   }
 
-  async getCheckout(id: string): Promise<Checkout> {
-    return this.call({
-      operation: "getCheckout",
-      method: "GET",
-      pathTemplate: "/v2/checkout/:id",
-      path: `/v2/checkout/${encodeURIComponent(id)}`,
-      retry: "safe",
-      schema: checkoutSchema,
-    })
+  getCheckout(id: string): Promise<Checkout> {
+    return this.get({ operation: "getCheckout", pathTemplate: "/v2/checkout/:id", path: `/v2/checkout/${encodeURIComponent(id)}`, schema: checkoutSchema })
   }
 
   checkoutPayUrl(checkoutId: string): string {
-    return `${this.options.payUrl.replace(/\/+$/, "")}/checkout/${encodeURIComponent(checkoutId)}`
+    return `${this.payUrl}/checkout/${encodeURIComponent(checkoutId)}`
   }
 
+  /** Registers a webhook for checkout notifications (GraphQL, the only way the service offers). */
   async createHook(targetUrl: string): Promise<Hook> {
-    new URL(targetUrl)
+    if (!URL.canParse(targetUrl) || !/^https?:$/.test(new URL(targetUrl).protocol)) {
+      throw invalidRequest("createHook", "targetUrl must be an absolute http(s) URL")
+    }
     const data = await this.graphql(
       "createHook",
-      `mutation { createHook(targetUrl: ${graphqlString(targetUrl)}) { id createdAt updatedAt targetUrl enabled } }`
+      `mutation { createHook(targetUrl: ${JSON.stringify(targetUrl)}) { ${HOOK_FIELDS} } }`,
+      z.looseObject({ createHook: hookSchema })
     )
-    return hookSchema.parse(data.createHook)
+    return data.createHook
   }
 
   async deleteHook(id: string): Promise<boolean> {
-    const data = await this.graphql("deleteHook", `mutation { deleteHook(id: ${graphqlString(id)}) }`)
-    return data.deleteHook === true
+    const data = await this.graphql("deleteHook", `mutation { deleteHook(id: ${JSON.stringify(id)}) }`, z.looseObject({ deleteHook: z.boolean() }))
+    return data.deleteHook
   }
 
-  async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close()
+  /** Ends the client's own connection pool (an injected dispatcher is left to its owner). */
+  close(): Promise<void> {
+    return this.transport.close()
   }
 
-  private pairQuery(opts: { amount?: string; commissionRatePercent?: string }) {
+  /** The shift a previous attempt made from this quote, if "already accepted" names one that matches the request. */
+  private async acceptedShift(error: unknown, req: FixedShiftRequest): Promise<Shift | undefined> {
+    if (!(error instanceof SwapServiceError) || !error.orderId || !/already been accepted/i.test(error.message)) return undefined
+    const shift = await this.getShift(error.orderId)
+    const ours =
+      shift.quoteId === req.quote.id &&
+      shift.settleAddress === req.settleAddress &&
+      (req.externalId === undefined || shift.externalId === req.externalId)
+    return ours ? shift : undefined
+  }
+
+  private pairQuery(commissionRatePercent: string | undefined, amount?: string) {
     return {
-      affiliateId: this.options.accountId,
-      amount: opts.amount,
-      commissionRate: opts.commissionRatePercent === undefined ? undefined : toServiceCommissionRate(opts.commissionRatePercent),
+      affiliateId: this.accountId,
+      amount,
+      commissionRate: commissionRatePercent === undefined ? undefined : toServiceCommissionRate(commissionRatePercent),
     }
   }
 
-  /** GraphQL errors arrive inside an HTTP 200: they are errors all the same. */
-  private async graphql(operation: string, query: string): Promise<Record<string, unknown>> {
-    const response = await this.call<{ data?: Record<string, unknown> | null; errors?: Array<{ message?: string }> }>({
+  /** GETs change nothing upstream: retried after any retryable failure. */
+  private get<T>(read: {
+    operation: string
+    pathTemplate: string
+    path?: string
+    query?: Record<string, string | undefined>
+    secret?: boolean
+    userIp?: string
+    schema: z.ZodType<T>
+  }): Promise<T> {
+    const call: Call<T> = {
+      operation: read.operation,
+      method: "GET",
+      pathTemplate: read.pathTemplate,
+      url: this.url(read.path ?? read.pathTemplate, read.query),
+      secret: read.secret,
+      userIp: read.userIp,
+      repeat: "safe",
+      schema: read.schema,
+    }
+    return this.transport.send(call)
+  }
+
+  /** Hook mutations are sent once (a 429 aside): a repeat could register a second hook. */
+  private graphql<T>(operation: string, query: string, schema: z.ZodType<T>): Promise<T> {
+    return this.transport.send({
       operation,
       method: "POST",
       pathTemplate: "/graphql",
-      url: this.options.graphqlUrl,
+      url: new URL(this.graphqlUrl),
       body: { query },
       secret: true,
-      retry: "rate-limit",
-    })
-    if (response?.errors?.length || !response?.data) {
-      const message = response?.errors?.map((e) => e.message ?? "GraphQL error").join("; ") || "Empty GraphQL answer"
-      throw new SwapServiceError({ operation, message, status: 200, code: "GRAPHQL_ERROR" })
-    }
-    return response.data
-  }
-
-  private async call<T>(call: Call<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.attempt(call, attempt)
-      } catch (error) {
-        const failure = error as SwapServiceError
-        const repeatable = call.retry === "safe" ? failure.retryable : failure.status === 429
-        const wait = failure.retryAfterMs ?? 100 * 2 ** (attempt - 1)
-        if (!repeatable || attempt > this.maxRetries || wait > MAX_RETRY_WAIT_MS) throw failure
-        await sleep(wait)
-      }
-    }
-  }
-
-  private async attempt<T>(call: Call<T>, attempt: number): Promise<T> {
-    const url = new URL(call.url ?? `${this.options.baseUrl.replace(/\/+$/, "")}${call.path ?? call.pathTemplate}`)
-    for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(key, value)
-    const headers: Record<string, string> = { accept: "application/json" }
-    if (call.body !== undefined) headers["content-type"] = "application/json"
-    if (call.secret) headers[this.secretHeader] = this.options.privateKey
-    if (call.userIp) headers["x-user-ip"] = call.userIp
-
-    const started = performance.now()
-    const report = (status: RequestMetric["status"], errorCode?: string) =>
-      this.options.onMetric?.({
-        method: call.method,
-        pathTemplate: call.pathTemplate,
-        status,
-        durationMs: performance.now() - started,
-        attempt,
-        errorCode,
-      })
-
-    let statusCode: number
-    let text: string
-    let retryAfter: string | string[] | undefined
-    try {
-      const response = await request(url, {
-        dispatcher: this.dispatcher,
-        method: call.method,
-        headers,
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        signal: AbortSignal.timeout(this.timeoutMs),
-      })
-      statusCode = response.statusCode
-      retryAfter = response.headers["retry-after"]
-      text = await response.body.text()
-    } catch (error) {
-      // Built anew: undici's errors may hold the request, and with it the secret header.
-      const timedOut = /timeout|aborted/i.test(`${(error as Error).name} ${(error as { code?: string }).code ?? ""}`)
-      report(timedOut ? "timeout" : "network_error", (error as { code?: string }).code)
-      throw new SwapServiceError({
-        operation: call.operation,
-        message: timedOut ? "The swap service did not answer in time" : "The swap service could not be reached",
-        code: timedOut ? "TIMEOUT" : "NETWORK_ERROR",
-        networkFailure: true,
-      })
-    }
-    report(statusCode)
-
-    if (statusCode >= 400) throw this.errorFrom(call.operation, statusCode, text, retryAfter)
-    if (!call.schema) {
-      if (!text) return undefined as T
-      return this.parseJson(call.operation, statusCode, text) as T
-    }
-    const parsed = call.schema.safeParse(this.parseJson(call.operation, statusCode, text))
-    if (!parsed.success) throw this.malformed(call.operation, statusCode, "an unexpected answer")
-    return parsed.data
-  }
-
-  private parseJson(operation: string, status: number, text: string): unknown {
-    try {
-      return JSON.parse(text)
-    } catch {
-      throw this.malformed(operation, status, "an answer that is not JSON")
-    }
-  }
-
-  private malformed(operation: string, status: number, what: string): SwapServiceError {
-    return new SwapServiceError({
-      operation,
-      message: `The swap service sent ${what}`,
-      status,
-      code: "MALFORMED_RESPONSE",
-      networkFailure: true,
+      repeat: "unsafe",
+      graphql: true,
+      schema,
     })
   }
 
-  private errorFrom(operation: string, status: number, text: string, retryAfter: string | string[] | undefined): SwapServiceError {
-    let body: z.output<typeof errorBodySchema> | undefined
-    try {
-      const parsed = errorBodySchema.safeParse(JSON.parse(text))
-      if (parsed.success) body = parsed.data
-    } catch {
-      // Not JSON: a proxy's page, most likely.
+  private url(path: string, query: Record<string, string | undefined> = {}): URL {
+    const url = new URL(`${this.baseUrl}${path}`)
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(name, value)
     }
-    const range = (value: string | number | null | undefined) => (value === null || value === undefined ? undefined : String(value))
-    return new SwapServiceError({
-      operation,
-      status,
-      message: body?.error.message ?? `The swap service answered HTTP ${status}`,
-      code: body?.error.code ?? undefined,
-      orderId: body?.error.orderId ?? undefined,
-      depositRangeMin: range(body?.error.depositRangeMin),
-      depositRangeMax: range(body?.error.depositRangeMax),
-      retryAfterMs: status === 429 ? parseRetryAfter(retryAfter) : undefined,
-    })
+    return url
   }
-}
-
-function pairId({ coin, network }: CoinNetwork): string {
-  return `${coin.toLowerCase()}-${network.toLowerCase()}`
 }

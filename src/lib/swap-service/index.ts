@@ -1,8 +1,47 @@
-export * from "./client"
-export * from "./errors"
-export * from "./schemas"
-export * from "./rules"
-export * from "./catalogue"
-export * from "./metrics"
-export * from "./timestamps"
+// The public API of the swap service client.
+export {
+  SwapServiceClient,
+  type SwapServiceClientOptions,
+  type RequestContext,
+  type QuoteRequest,
+  type FixedShiftRequest,
+  type VariableShiftRequest,
+  type CheckoutRequest,
+} from "./client"
+export { SwapServiceError, classifyFailure, parseRetryAfter, type Failure, type FailureKind } from "./errors"
+export {
+  coinSchema,
+  quoteSchema,
+  shiftSchema,
+  shiftDepositSchema,
+  pairRateSchema,
+  checkoutSchema,
+  hookSchema,
+  webhookNotificationSchema,
+  type Coin,
+  type Quote,
+  type Shift,
+  type ShiftDeposit,
+  type ShiftStatus,
+  type KnownShiftStatus,
+  type PairRate,
+  type Checkout,
+  type Hook,
+  type WebhookNotification,
+} from "./schemas"
+export {
+  findCoinNetwork,
+  isMemoNetwork,
+  isNetworkOffline,
+  isVariableOnly,
+  chooseShiftType,
+  assertSettleMemoAllowed,
+  assertQuoteUsable,
+  toServiceCommissionRate,
+  type CoinNetwork,
+  type Side,
+} from "./rules"
 export { latestShiftId } from "./checkout"
+export { compareTimestamps, parseTimestamp } from "./timestamps"
+export { CoinCatalogue, type CoinCatalogueOptions } from "./catalogue"
+export { RequestMetricsRecorder, type RequestMetric, type MetricsSummary } from "./metrics"

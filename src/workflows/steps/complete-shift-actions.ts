@@ -47,7 +47,7 @@ export const completeShiftActionsStep = createStep(
         done.push("captured")
       }
     }
-    if (recorded.plan.cancelExpired && !row.canceled_at) {
+    if ((recorded.plan.cancelExpired || recorded.plan.cancelRefunded) && !row.canceled_at) {
       update.canceled_at = now
       done.push("canceled")
     }

@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
 import { ledgerFieldsFromShift } from "../../lib/ledger-fields"
-import { planShiftActions, type ShiftActionPlan } from "../../lib/shift-actions"
+import { hasActions, planShiftActions, type ShiftActionPlan } from "../../lib/shift-actions"
 import { nextSyncAt } from "../../lib/sync-cadence"
 import { decideStatus, statusPolicy, type StatusDecision } from "../../providers/crypto-swap/status-map"
 import type { ShiftObservation } from "./observe-shift"
@@ -68,7 +68,7 @@ export const recordShiftObservationStep = createStep(
     const decision = decideStatus(shift, statusPolicy(options, row.amount_due ?? "0"))
     const changed = shift.status !== row.status || (shift.issue ?? null) !== row.issue
     const plan = planShiftActions({ ...row, refund_address: fields.refund_address }, shift, decision, changed)
-    const actionPending = plan.authorize || plan.capture || plan.cancelExpired || plan.setRefundAddress
+    const actionPending = hasActions(plan)
     await ledger.updateSwapShifts({
       id: row.id,
       ...fields,

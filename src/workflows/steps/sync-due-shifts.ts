@@ -4,7 +4,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { clientFor, providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
-import { planShiftActions } from "../../lib/shift-actions"
+import { hasActions, planShiftActions } from "../../lib/shift-actions"
 import { nextSyncAt } from "../../lib/sync-cadence"
 import type { Shift } from "../../lib/swap-service"
 import { decideStatus, statusPolicy } from "../../providers/crypto-swap/status-map"
@@ -39,7 +39,7 @@ function unchanged(row: LedgerRow, shift: Shift, provider: RegisteredProvider): 
   if ((shift.deposits?.length ?? 0) !== ((row.deposits as unknown[] | null)?.length ?? 0)) return false
   const decision = decideStatus(shift, statusPolicy(provider.options, row.amount_due ?? "0"))
   const plan = planShiftActions(row, shift, decision, false)
-  return !(plan.authorize || plan.capture || plan.cancelExpired || plan.setRefundAddress)
+  return !hasActions(plan)
 }
 
 async function readShifts(provider: RegisteredProvider, rows: LedgerRow[]): Promise<Map<string, Shift>> {

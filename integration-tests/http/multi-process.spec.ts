@@ -1,0 +1,120 @@
+import { spawn, spawnSync } from "node:child_process"
+import path from "node:path"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { useSandbox } from "../helpers/sandbox"
+import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
+import { storefront } from "../helpers/storefront"
+import { ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+
+jest.setTimeout(240_000)
+
+const REDIS_URL = "redis://127.0.0.1:6379/7"
+const DB_NAME = "crypto_swap_multi_process"
+const root = path.resolve(__dirname, "../..")
+
+/** Whether a Redis answers, asked synchronously because Jest collects tests synchronously. */
+function redisAnswers(): boolean {
+  const probe = spawnSync(process.execPath, [
+    "-e",
+    `const s=require("net").connect(6379,"127.0.0.1");s.on("connect",()=>process.exit(0));s.on("error",()=>process.exit(1));setTimeout(()=>process.exit(1),2000)`,
+  ])
+  return probe.status === 0
+}
+
+if (!redisAnswers()) {
+  describe("two Medusa processes sharing Redis", () => {
+    it.skip("skipped: no Redis answers at 127.0.0.1:6379 (CI starts one; see .ci/run)", () => undefined)
+  })
+} else {
+  process.env.CRYPTO_SWAP_TEST_REDIS_URL = REDIS_URL
+  const env = useSandbox()
+
+  /** A second Medusa process on the same database and Redis, reconciling as fast as it can. */
+  function startSecondProcess(seconds: number) {
+    const { DB_HOST = "localhost", DB_PORT = "5432", DB_USERNAME = "postgres", DB_PASSWORD = "" } = process.env
+    const auth = DB_PASSWORD ? `${encodeURIComponent(DB_USERNAME)}:${encodeURIComponent(DB_PASSWORD)}` : encodeURIComponent(DB_USERNAME)
+    const child = spawn(
+      process.execPath,
+      [require.resolve("@medusajs/cli/cli.js"), "exec", "./integration-tests/helpers/second-process.ts"],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          NODE_OPTIONS: "",
+          DATABASE_URL: `postgres://${auth}@${DB_HOST}:${DB_PORT}/${DB_NAME}`,
+          CRYPTO_SWAP_SECOND_PROCESS_SECONDS: String(seconds),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      }
+    )
+    let output = ""
+    child.stdout.on("data", (chunk) => (output += chunk))
+    child.stderr.on("data", (chunk) => (output += chunk))
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", () => output.includes("second process: reconciling") && resolve())
+      child.on("exit", (code) => reject(new Error(`second process exited early (${code}):\n${output.slice(-3000)}`)))
+    })
+    const done = new Promise<number | null>((resolve) => child.on("exit", resolve))
+    return { ready, done, output: () => output }
+  }
+
+  medusaIntegrationTestRunner({
+    dbName: DB_NAME,
+    testSuite: ({ api, getContainer }) => {
+      beforeAll(async () => {
+        const { default: Redis } = await import("ioredis")
+        const redis = new Redis(REDIS_URL)
+        await redis.flushdb()
+        await redis.quit()
+      })
+
+      it("two processes reconcile the same shifts and capture each order exactly once", async () => {
+        const container = getContainer()
+        const store = await createStoreFixture(container)
+        const shop = storefront(api, store)
+        const payments: Array<{ cartId: string; shiftId: string }> = []
+        for (let i = 0; i < 4; i++) {
+          const cart = await shop.createCart()
+          const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, {
+            deposit_coin: "BTC",
+            deposit_network: "bitcoin",
+          })
+          payments.push({ cartId: cart.id, shiftId: session.data.shift_id })
+        }
+        await reconcile(container)
+
+        const second = startSecondProcess(20)
+        await second.ready
+        for (const { shiftId } of payments) {
+          await env.control.deposit(shiftId)
+          await env.control.walk(shiftId, ["processing", "settling", "settled"])
+        }
+        // This process reconciles too, several times at once, while the other one does the same.
+        for (let round = 0; round < 5; round++) {
+          await Promise.all([reconcile(container), reconcile(container), reconcile(container)])
+        }
+        expect(await second.done).toBe(0)
+        expect(second.output()).toMatch(/second process: \d+ rounds done/)
+        await reconcile(container)
+
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        for (const { cartId, shiftId } of payments) {
+          const { data: orders } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+          expect(orders).toHaveLength(1)
+          const order = await orderWithPayments(container, cartId)
+          expect(order!.payments).toHaveLength(1)
+          expect(order!.payments[0].captures).toHaveLength(1)
+
+          const row = await ledgerRow(container, { shift_id: shiftId })
+          expect(row).toMatchObject({ status: "settled", terminal: true })
+          expect(row.events.filter((event: any) => event.action === "captured")).toHaveLength(1)
+          // History without gaps: each change starts where the previous one ended.
+          const changes = row.events.filter((event: any) => !event.action)
+          changes.slice(1).forEach((event: any, i: number) => expect(event.from_status).toBe(changes[i].to_status))
+          expect(changes[changes.length - 1].to_status).toBe("settled")
+        }
+      })
+    },
+  })
+}

@@ -1,0 +1,211 @@
+import { setTimeout as sleep } from "node:timers/promises"
+import { Agent, request, type Dispatcher } from "undici"
+import type { z } from "@medusajs/framework/zod"
+import { parseRetryAfter, SwapServiceError, type SwapServiceErrorInit } from "./errors"
+import type { RequestMetric } from "./metrics"
+import { errorBodySchema, graphqlEnvelopeSchema } from "./schemas"
+
+/**
+ * What repeating a call can do, which decides when it is retried:
+ * - `safe`: nothing changes upstream (reads, quotes): retried after any retryable failure.
+ * - `recoverable`: creates something a repeat finds again (a fixed shift from its quote): retried after any retryable failure.
+ * - `unsafe`: a repeat could act twice: retried only after a 429, which did nothing.
+ */
+export type Repeat = "safe" | "recoverable" | "unsafe"
+
+export type Call<T> = {
+  operation: string
+  method: "GET" | "POST"
+  /** Reported in metrics instead of the concrete path, which may hold a shift id. */
+  pathTemplate: string
+  url: URL
+  body?: unknown
+  /** Send the account secret. */
+  secret?: boolean
+  /** The end user the request is made for (`x-user-ip`). */
+  userIp?: string
+  repeat: Repeat
+  /** A GraphQL call: `errors` inside a 2xx fail it, and `schema` describes `data`. */
+  graphql?: boolean
+  schema: z.ZodType<T>
+}
+
+export type TransportOptions = {
+  secretHeader: string
+  timeoutMs: number
+  maxRetries: number
+  retryBaseDelayMs: number
+  onMetric?: (metric: RequestMetric) => void
+  dispatcher?: Dispatcher
+}
+
+/** The longest wait before a retry; a 429 asking for more is surfaced instead. */
+const MAX_RETRY_WAIT_MS = 5000
+
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"])
+
+type Answer = { status: number; text: string; retryAfter?: string | string[] }
+
+/**
+ * HTTP to the service over one keep-alive pool: per-request timeout, JSON in and out, zod-checked
+ * answers, one error type, a metric per attempt and retries where a repeat is safe. The secret lives
+ * only in the request headers handed to undici; errors are built anew, never wrapping undici's.
+ */
+export class Transport {
+  readonly #privateKey: string
+  private readonly dispatcher: Dispatcher
+  private readonly ownsDispatcher: boolean
+
+  constructor(
+    privateKey: string,
+    private readonly options: TransportOptions
+  ) {
+    this.#privateKey = privateKey
+    this.ownsDispatcher = !options.dispatcher
+    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 32 })
+  }
+
+  async send<T>(call: Call<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(call, attempt)
+      } catch (error) {
+        const wait = this.retryWaitMs(call, error as SwapServiceError, attempt)
+        if (wait === undefined) throw error
+        await sleep(wait)
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close()
+  }
+
+  /** How long to wait before the next attempt, or undefined to give up. */
+  private retryWaitMs(call: Call<unknown>, failure: SwapServiceError, attempt: number): number | undefined {
+    if (attempt > this.options.maxRetries) return undefined
+    const repeatable = call.repeat === "unsafe" ? failure.status === 429 : failure.retryable
+    if (!repeatable) return undefined
+    if (failure.retryAfterMs !== undefined) return failure.retryAfterMs <= MAX_RETRY_WAIT_MS ? failure.retryAfterMs : undefined
+    return Math.min(this.options.retryBaseDelayMs * 2 ** (attempt - 1), MAX_RETRY_WAIT_MS)
+  }
+
+  private async attempt<T>(call: Call<T>, attempt: number): Promise<T> {
+    const started = performance.now()
+    const report = (status: RequestMetric["status"], errorCode?: string) => {
+      try {
+        this.options.onMetric?.({ method: call.method, pathTemplate: call.pathTemplate, status, durationMs: performance.now() - started, attempt, errorCode })
+      } catch {
+        // A failing metrics sink must not fail the payment.
+      }
+    }
+    const signal = AbortSignal.timeout(this.options.timeoutMs)
+    let answer: Answer
+    try {
+      answer = await this.exchange(call, signal)
+    } catch (error) {
+      const timedOut = signal.aborted || TIMEOUT_CODES.has(String((error as { code?: unknown } | undefined)?.code))
+      report(timedOut ? "timeout" : "network_error", timedOut ? "TIMEOUT" : "NETWORK_ERROR")
+      throw this.failure(
+        timedOut
+          ? { operation: call.operation, kind: "timeout", code: "TIMEOUT", message: `The swap service did not answer within ${this.options.timeoutMs} ms` }
+          : { operation: call.operation, kind: "network", code: "NETWORK_ERROR", message: "The connection to the swap service failed" }
+      )
+    }
+    try {
+      const value = this.interpret(call, answer)
+      report(answer.status)
+      return value
+    } catch (error) {
+      report(answer.status, (error as SwapServiceError).code)
+      throw error
+    }
+  }
+
+  private async exchange(call: Call<unknown>, signal: AbortSignal): Promise<Answer> {
+    const headers: Record<string, string> = { accept: "application/json" }
+    if (call.body !== undefined) headers["content-type"] = "application/json"
+    if (call.secret) headers[this.options.secretHeader] = this.#privateKey
+    if (call.userIp) headers["x-user-ip"] = call.userIp
+    const response = await request(call.url, {
+      dispatcher: this.dispatcher,
+      method: call.method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      signal,
+    })
+    // Always read to the end, so the connection goes back to the pool.
+    const text = await response.body.text()
+    return { status: response.statusCode, text, retryAfter: response.headers["retry-after"] }
+  }
+
+  private interpret<T>(call: Call<T>, answer: Answer): T {
+    if (answer.status < 200 || answer.status >= 300) throw this.responseFailure(call, answer)
+    let body: unknown
+    try {
+      body = answer.text === "" ? undefined : JSON.parse(answer.text)
+    } catch {
+      throw this.malformed(call, answer.status, "an answer that is not JSON")
+    }
+    if (call.graphql) body = this.graphqlData(call, answer.status, body)
+    const parsed = call.schema.safeParse(body)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw this.malformed(call, answer.status, `an unexpected answer (${issue.path.join(".") || "body"}: ${issue.message})`)
+    }
+    return parsed.data
+  }
+
+  /** GraphQL reports failures as HTTP 200 with `errors`: a failure all the same. */
+  private graphqlData(call: Call<unknown>, status: number, body: unknown): unknown {
+    const envelope = graphqlEnvelopeSchema.safeParse(body)
+    if (!envelope.success) throw this.malformed(call, status, "an answer that is not a GraphQL response")
+    const errors = envelope.data.errors ?? []
+    if (errors.length === 0) return envelope.data.data
+    throw this.failure({
+      operation: call.operation,
+      kind: "graphql",
+      status,
+      code: "GRAPHQL_ERROR",
+      message: errors.map((error) => error.message).join("; "),
+    })
+  }
+
+  private responseFailure(call: Call<unknown>, answer: Answer): SwapServiceError {
+    let details: z.output<typeof errorBodySchema>["error"] | undefined
+    try {
+      details = errorBodySchema.parse(JSON.parse(answer.text)).error
+    } catch {
+      // Not the service's error body (a proxy's page, most likely): the status says enough.
+    }
+    const decimal = (value: string | number | null | undefined) => (value === null || value === undefined ? undefined : String(value))
+    return this.failure({
+      operation: call.operation,
+      kind: "response",
+      status: answer.status,
+      message: details?.message || `The swap service answered HTTP ${answer.status}`,
+      code: details?.code ?? undefined,
+      orderId: details?.orderId ?? undefined,
+      depositRangeMin: decimal(details?.depositRangeMin),
+      depositRangeMax: decimal(details?.depositRangeMax),
+      retryAfterMs: answer.status === 429 ? parseRetryAfter(answer.retryAfter) : undefined,
+    })
+  }
+
+  private malformed(call: Call<unknown>, status: number, what: string): SwapServiceError {
+    return this.failure({
+      operation: call.operation,
+      kind: "malformed",
+      status,
+      code: "MALFORMED_RESPONSE",
+      message: `The swap service sent ${what}`,
+      sideEffectFree: call.repeat === "safe",
+    })
+  }
+
+  /** Text from the service never carries the secret out, even if the service echoed it. */
+  private failure(init: SwapServiceErrorInit): SwapServiceError {
+    const message = this.#privateKey ? init.message.split(this.#privateKey).join("[redacted]") : init.message
+    return new SwapServiceError({ ...init, message })
+  }
+}
