@@ -120,6 +120,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   const header = (Array.isArray(value) ? value[0] : value)?.trim()
   if (!header) return undefined
   if (/^\d+(\.\d+)?$/.test(header)) return Number(header) * 1000
+  // An HTTP date names its day and month; without letters, Date.parse would take "-5" for a year.
+  if (!/[a-z]/i.test(header)) return undefined
   const date = Date.parse(header)
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }

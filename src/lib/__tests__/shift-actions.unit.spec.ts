@@ -1,0 +1,107 @@
+import { decideStatus, type StatusPolicy } from "../../providers/crypto-swap/status-map"
+import { hasActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
+import { nextSyncAt } from "../sync-cadence"
+
+const policy: StatusPolicy = { authorizeOn: "confirmed", placeOrder: "after_payment", amountDue: "50", underpaymentTolerancePercent: "0" }
+const fresh: ShiftActionState = {
+  kind: "payment",
+  payment_session_id: "payses_1",
+  authorized_at: null,
+  captured_at: null,
+  canceled_at: null,
+  refund_address: null,
+  flags: null,
+  amount_due: "50",
+}
+const plan = (row: Partial<ShiftActionState>, shift: { status: string; issue?: string; refundAddress?: string; settleAmount?: string }, changed = true) =>
+  planShiftActions({ ...fresh, ...row }, shift, decideStatus(shift, policy), changed)
+
+describe("planShiftActions", () => {
+  it("authorizes once, when the deposit is confirmed", () => {
+    expect(plan({}, { status: "processing" })).toMatchObject({ authorize: true, capture: false, events: ["crypto-swap.shift.deposit_confirmed"] })
+    expect(plan({ authorized_at: new Date() }, { status: "processing" }, false)).toMatchObject({ authorize: false, events: [] })
+  })
+
+  it("captures once on settlement, without a separate authorization", () => {
+    expect(plan({}, { status: "settled" })).toMatchObject({ authorize: false, capture: true })
+    expect(hasActions(plan({ captured_at: new Date() }, { status: "settled" }, false))).toBe(false)
+  })
+
+  it("cancels an expired session once", () => {
+    expect(plan({}, { status: "expired" }).cancelExpired).toBe(true)
+    expect(plan({ canceled_at: new Date() }, { status: "expired" }).cancelExpired).toBe(false)
+  })
+
+  it("cancels an authorized payment whose deposit was refunded, and flags it", () => {
+    const refunded = plan({ authorized_at: new Date() }, { status: "refunded" })
+    expect(refunded).toMatchObject({ cancelRefunded: true, flags: { refunded: true } })
+    expect(plan({}, { status: "refunded" }).cancelRefunded).toBe(false)
+  })
+
+  it("asks for a refund address once, and passes on one it knows", () => {
+    const asking = plan({}, { status: "refund", issue: "incorrect amount" })
+    expect(asking).toMatchObject({ setRefundAddress: false, flags: { address_needed: true } })
+    expect(asking.events).toContain("crypto-swap.shift.refund_address_needed")
+    expect(plan({ flags: { address_needed: true } }, { status: "refund" }, false).events).toEqual([])
+    expect(plan({ refund_address: "bc1q" }, { status: "refund" })).toMatchObject({ setRefundAddress: true, flags: { address_needed: null } })
+    expect(plan({ refund_address: "bc1q" }, { status: "refund", refundAddress: "bc1q" }).setRefundAddress).toBe(false)
+  })
+
+  it("flags review while it lasts, and an overpayment", () => {
+    expect(plan({}, { status: "review", issue: "amount over max" }).flags).toMatchObject({ review: "amount over max" })
+    expect(plan({ flags: { review: "x" } }, { status: "processing" }).flags).toMatchObject({ review: null })
+    expect(plan({}, { status: "settled", settleAmount: "60" }).flags).toMatchObject({ overpaid: "60" })
+  })
+
+  it("acts on nothing for a refund shift or a session-less row", () => {
+    expect(hasActions(plan({ kind: "refund" }, { status: "settled" }))).toBe(false)
+    expect(hasActions(plan({ payment_session_id: null }, { status: "processing" }))).toBe(false)
+  })
+})
+
+describe("isTerminal", () => {
+  it("knows the end states, and multiple only when every deposit ended", () => {
+    expect(["settled", "refunded", "expired"].every((status) => isTerminal({ status }))).toBe(true)
+    expect(["waiting", "pending", "review", "refund"].some((status) => isTerminal({ status }))).toBe(false)
+    expect(isTerminal({ status: "multiple", deposits: [{ status: "settled" }, { status: "refund" }] })).toBe(false)
+    expect(isTerminal({ status: "multiple", deposits: [{ status: "settled" }, { status: "refunded" }] })).toBe(true)
+  })
+})
+
+describe("nextSyncAt", () => {
+  const cadence = {
+    inFlightSeconds: 5,
+    waitingSeconds: 30,
+    reviewSeconds: 300,
+    refundSeconds: 60,
+    maxBackoffSeconds: 600,
+    concurrency: 8,
+    maxReadsPerMinute: 600,
+    bulkRead: false,
+    cancelUnpaidOrders: true,
+  }
+  const now = new Date("2026-01-01T00:00:00Z")
+  const after = (shift: Parameters<typeof nextSyncAt>[0]) => {
+    const at = nextSyncAt(shift, cadence, now)
+    return at === null ? null : (at.getTime() - now.getTime()) / 1000
+  }
+  const base = { terminal: false, actionPending: false, failures: 0 }
+
+  it("follows money in flight closely and waiting shifts loosely", () => {
+    expect(after({ ...base, status: "processing" })).toBe(5)
+    expect(after({ ...base, status: "waiting" })).toBe(30)
+    expect(after({ ...base, status: "review" })).toBe(300)
+    expect(after({ ...base, status: "refund" })).toBe(60)
+  })
+
+  it("never reads a finished shift again, unless an action is still owed", () => {
+    expect(after({ ...base, status: "settled", terminal: true })).toBeNull()
+    expect(after({ ...base, status: "settled", terminal: true, actionPending: true })).toBe(5)
+  })
+
+  it("backs off exponentially after failures, up to the cap", () => {
+    expect(after({ ...base, status: "waiting", failures: 1 })).toBe(10)
+    expect(after({ ...base, status: "waiting", failures: 3 })).toBe(40)
+    expect(after({ ...base, status: "waiting", failures: 30 })).toBe(600)
+  })
+})
