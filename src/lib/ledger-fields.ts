@@ -1,3 +1,5 @@
+import type { CryptoSwapOptions } from "../providers/crypto-swap/options"
+import { decideStatus, statusPolicy, type ShiftLike } from "../providers/crypto-swap/status-map"
 import type { Shift } from "./swap-service"
 import { isTerminal } from "./shift-actions"
 
@@ -41,4 +43,15 @@ export function ledgerFieldsFromShift(shift: Shift, known: {
     snapshot: shift as unknown as Record<string, unknown>,
     terminal: isTerminal(shift),
   }
+}
+
+/** Where a ledger row's payment stands, decided from what the service last said. */
+export function decideLedgerRow(
+  row: { status: string; type: string | null; settle_amount: string | null; deposits: unknown; amount_due: string | null },
+  options: CryptoSwapOptions
+) {
+  return decideStatus(
+    { status: row.status, type: row.type, settleAmount: row.settle_amount, deposits: row.deposits as ShiftLike["deposits"] },
+    statusPolicy(options, row.amount_due ?? "0")
+  )
 }

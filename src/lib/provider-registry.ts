@@ -1,7 +1,7 @@
 import type { ConfigModule } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { parseOptions, type CryptoSwapOptions } from "../providers/crypto-swap/options"
-import { CoinCatalogue, SwapServiceClient } from "./swap-service"
+import { CoinCatalogue, RequestMetricsRecorder, SwapServiceClient } from "./swap-service"
 
 /** A crypto-swap provider as the store registered it under the payment module. */
 export type RegisteredProvider = {
@@ -29,6 +29,9 @@ export function registeredProviders(configModule: ConfigModule): RegisteredProvi
   })
 }
 
+/** Every upstream call of this process, for the health route (response times and failures). */
+export const upstreamMetrics = new RequestMetricsRecorder()
+
 export function createSwapClient(options: CryptoSwapOptions): SwapServiceClient {
   return new SwapServiceClient({
     baseUrl: options.baseUrl,
@@ -39,6 +42,7 @@ export function createSwapClient(options: CryptoSwapOptions): SwapServiceClient 
     secretHeader: options.secretHeader,
     timeoutMs: options.requestTimeoutMs,
     maxRetries: options.maxRetries,
+    onMetric: upstreamMetrics.record,
   })
 }
 

@@ -1,2 +1,3 @@
 export * from "./sync-shift"
 export * from "./reconcile-shifts"
+export * from "./create-refund-shifts"

@@ -53,7 +53,11 @@ export type RefundRecord = {
   refund_network: string
   refund_address?: string
   refund_memo?: string
-  /** owed: nothing sent yet; address_needed: the shopper must give an address first. */
-  status: "owed" | "address_needed" | "address_set"
+  /**
+   * As recorded when the refund was asked for: owed, or address_needed (the shopper must give an
+   * address first). Its progress after that (the refund shift, settled, paid manually) is kept in the
+   * ledger, keyed by this record's id.
+   */
+  status: "owed" | "address_needed"
   requested_at: string
 }

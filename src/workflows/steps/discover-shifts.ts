@@ -1,11 +1,15 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { InferTypeOf } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import type { SwapShift } from "../../modules/crypto-swap/models/swap-shift"
 import { providerRegistry } from "../../lib/provider-registry"
 import type { CryptoSwapSessionData } from "../../providers/crypto-swap/session-data"
 
 /** How far back a tick looks for payment sessions the ledger does not know yet. */
 const LOOKBACK_MS = 60 * 60 * 1000
+
+type NewLedgerRow = Omit<Partial<InferTypeOf<typeof SwapShift>>, "id" | "events"> & { status: string }
 
 /**
  * Adds a shift to the ledger with its first history entry. Another process may have recorded it a
@@ -13,11 +17,11 @@ const LOOKBACK_MS = 60 * 60 * 1000
  */
 export async function recordNewShift(
   ledger: CryptoSwapModuleService,
-  row: ReturnType<typeof ledgerRowFromSession>,
+  row: NewLedgerRow,
   source: "create" | "storefront" | "admin"
 ): Promise<boolean> {
   try {
-    const created = await ledger.createSwapShifts(row)
+    const [created] = await ledger.createSwapShifts([row] as never[])
     await ledger.createSwapShiftEvents({
       swap_shift_id: created.id,
       from_status: null,

@@ -20,8 +20,9 @@ export const SwapShift = model
     cart_id: model.text().nullable(),
     order_id: model.text().index().nullable(),
     checkout_id: model.text().unique().nullable(),
-    /** For refund shifts: the payment shift whose deposit is paid back. */
+    /** For refund shifts: the payment shift whose deposit is paid back, and the refund it pays. */
     refund_of_shift_id: model.text().nullable(),
+    refund_id: model.text().unique().nullable(),
     deposit_coin: model.text().nullable(),
     deposit_network: model.text().nullable(),
     deposit_address: model.text().nullable(),

@@ -1,0 +1,74 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../modules/crypto-swap"
+import { catalogueFor, clientFor, providerRegistry, upstreamMetrics, type RegisteredProvider } from "../../../../lib/provider-registry"
+import { SwapServiceError } from "../../../../lib/swap-service"
+import { shopperIp } from "../../../middlewares/attach-customer-ip"
+
+/** A shift is stuck when it outlived its deadline by this much, or keeps failing to sync. */
+const STUCK_AFTER_MS = 60 * 60 * 1000
+const STUCK_FAILURES = 5
+
+/** Whether the service accepts the store's credentials: pair rates need the secret. */
+async function credentials(provider: RegisteredProvider) {
+  try {
+    const coins = await catalogueFor(provider).get()
+    const [currency, settlement] = Object.entries(provider.options.settlement)[0]
+    const other = coins.find((coin) => coin.coin.toLowerCase() !== settlement.coin.toLowerCase())!
+    await clientFor(provider).getPair({ coin: other.coin, network: other.networks[0] }, settlement)
+    return { valid: true, checked_with: currency, error: null }
+  } catch (error) {
+    const failure = error as SwapServiceError
+    return { valid: failure.retryable ? null : false, checked_with: null, error: failure.message }
+  }
+}
+
+/** The plugin's health: credentials, permissions, catalogue, reconciliation, open and stuck shifts, webhooks, upstream. */
+export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const ledger = req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const registry = providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const ip = shopperIp(req)
+
+  const providers = await Promise.all(
+    [...registry.values()].map(async (provider) => {
+      const permissions = ip
+        ? await clientFor(provider)
+            .getPermissions(ip)
+            .then((answer) => answer.createShift, () => null)
+        : null
+      // Checking the credentials loads the catalogue when it is cold, so its age is read after.
+      const checked = await credentials(provider)
+      const age = catalogueFor(provider).ageMs()
+      return {
+        provider_id: provider.providerId,
+        mode: provider.options.mode,
+        settlement: provider.options.settlement,
+        credentials: checked,
+        permissions: { create_shift: permissions, for_ip: ip ?? null },
+        catalogue_age_seconds: Number.isFinite(age) ? Math.round(age / 1000) : null,
+      }
+    })
+  )
+
+  const [lastRun] = await ledger.listSwapReconciliationRuns({}, { order: { started_at: "DESC" }, take: 1 })
+  const open = await ledger.listSwapShifts(
+    { terminal: false },
+    { select: ["id", "status", "expires_at", "sync_failures", "provider_id", "kind"], take: 100_000 }
+  )
+  const byStatus: Record<string, number> = {}
+  for (const row of open) byStatus[row.status] = (byStatus[row.status] ?? 0) + 1
+  const now = Date.now()
+  const stuck = open.filter(
+    (row) =>
+      row.sync_failures >= STUCK_FAILURES || (row.expires_at && now - new Date(row.expires_at).getTime() > STUCK_AFTER_MS && row.status === "waiting")
+  )
+
+  res.json({
+    providers,
+    reconciliation: { last_run: lastRun ?? null },
+    open_shifts: { total: open.length, by_status: byStatus },
+    stuck_shifts: stuck.map((row) => ({ id: row.id, status: row.status, sync_failures: row.sync_failures, expires_at: row.expires_at })),
+    webhooks: await ledger.listSwapWebhooks({}),
+    upstream: upstreamMetrics.summary(),
+  })
+}

@@ -1,0 +1,14 @@
+import { model } from "@medusajs/framework/utils"
+
+/** One reconciliation tick, for the health route: when, how long, and what it found. */
+export const SwapReconciliationRun = model.define("crypto_swap_reconciliation_run", {
+  id: model.id({ prefix: "csrun" }).primaryKey(),
+  started_at: model.dateTime().index(),
+  duration_ms: model.number(),
+  discovered: model.number().default(0),
+  due: model.number().default(0),
+  read: model.number().default(0),
+  changed: model.number().default(0),
+  failed: model.number().default(0),
+  deferred: model.number().default(0),
+})
