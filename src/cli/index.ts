@@ -1,17 +1,26 @@
 #!/usr/bin/env node
 // `crypto-swap <command>`: the plugin's command line.
+import { runCheckCommand } from "./check-command"
+import { runCreateAccountCommand } from "./create-account-command"
+import { runRegisterWebhookCommand } from "./register-webhook-command"
 import { runSandboxCommand } from "./sandbox-command"
 
 const USAGE = `Usage: crypto-swap <command> [options]
 
 Commands:
-  sandbox     Start a local sandbox of the swap service (dry runs without real money)
-              --port N  --host H  --auto  --step-ms N  --blocked-ip IP  --rate-limits realistic|off
+  sandbox            Start a local sandbox of the swap service (dry runs without real money)
+  create-account     Create an account at the service and print its id and private key
+  check              Check credentials, permissions, catalogue and settlement coin (exit 1 on a failure)
+  register-webhook   Register the store's webhook for the hosted checkout
 
 Run "crypto-swap <command> --help" for a command's options.`
 
-const commands: Record<string, (argv: string[]) => Promise<void>> = {
+/** Each command answers its exit code. */
+const commands: Record<string, (argv: string[]) => Promise<number | void>> = {
   sandbox: runSandboxCommand,
+  "create-account": runCreateAccountCommand,
+  check: runCheckCommand,
+  "register-webhook": runRegisterWebhookCommand,
 }
 
 async function main(argv: string[]) {
@@ -22,7 +31,7 @@ async function main(argv: string[]) {
     process.exitCode = name && name !== "--help" && name !== "help" ? 2 : 0
     return
   }
-  await command(rest)
+  process.exitCode = (await command(rest)) ?? 0
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {
