@@ -4,22 +4,11 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
+import { orderWithPayments } from "../helpers/ledger"
 
 jest.setTimeout(120_000)
 
 const env = useSandbox()
-
-async function orderPayments(container: MedusaContainer, orderId: string) {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const {
-    data: [order],
-  } = await query.graph({
-    entity: "order",
-    fields: ["id", "payment_collections.status", "payment_collections.payments.*", "payment_collections.payments.captures.*"],
-    filters: { id: orderId },
-  })
-  return order.payment_collections.flatMap((collection: any) => collection.payments)
-}
 
 async function cartSessions(container: MedusaContainer, cartId: string) {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -95,7 +84,7 @@ medusaIntegrationTestRunner({
       await env.control.setStatus(session.data.shift_id, "processing")
       const placed = await shop.complete(cart.id)
       expect(placed.type).toBe("order")
-      const [payment] = await orderPayments(getContainer(), placed.order.id)
+      const [payment] = (await orderWithPayments(getContainer(), cart.id))!.payments
       expect(payment).toMatchObject({ provider_id: PROVIDERS.default, captured_at: null })
       expect(Number(payment.amount)).toBe(49.99)
       expect(payment.data).toMatchObject({ status: "processing", shift_id: session.data.shift_id })
@@ -114,7 +103,7 @@ medusaIntegrationTestRunner({
       await env.control.setStatus(session.data.shift_id, "settled")
       const placed = await shop.complete(cart.id)
       expect(placed.type).toBe("order")
-      const [payment] = await orderPayments(getContainer(), placed.order.id)
+      const [payment] = (await orderWithPayments(getContainer(), cart.id))!.payments
       expect(payment.captured_at).not.toBeNull()
       expect(payment.captures).toHaveLength(1)
       expect(Number(payment.captures[0].amount)).toBe(49.99)
@@ -138,7 +127,7 @@ medusaIntegrationTestRunner({
 
       const placed = await shop.complete(cart.id)
       expect(placed.type).toBe("order")
-      const [payment] = await orderPayments(getContainer(), placed.order.id)
+      const [payment] = (await orderWithPayments(getContainer(), cart.id))!.payments
       expect(payment.captured_at).not.toBeNull()
       expect(payment.data).toMatchObject({ shift_id: shiftId, status: "settled" })
     })

@@ -66,7 +66,6 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   }
 
   constructor(container: InjectedDependencies, options: CryptoSwapOptionsInput) {
-    // eslint-disable-next-line prefer-rest-params
     super(container as unknown as Record<string, unknown>, options)
     this.options_ = parseOptions(options)
     this.logger_ = container.logger
