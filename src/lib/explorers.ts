@@ -10,6 +10,11 @@ const TX_URL: Record<string, string> = {
   polygon: "https://polygonscan.com/tx/",
   bsc: "https://bscscan.com/tx/",
   avax: "https://snowtrace.io/tx/",
+  zksync: "https://explorer.zksync.io/tx/",
+  ethereumclassic: "https://etc.blockscout.com/tx/",
+  bitcoincash: "https://blockchair.com/bitcoin-cash/transaction/",
+  dash: "https://blockchair.com/dash/transaction/",
+  zcash: "https://blockchair.com/zcash/transaction/",
   solana: "https://solscan.io/tx/",
   tron: "https://tronscan.org/#/transaction/",
   ripple: "https://xrpscan.com/tx/",
@@ -19,7 +24,7 @@ const TX_URL: Record<string, string> = {
 }
 
 /** EVM-like networks: the service sweeps deposit addresses there, so a deposit hash may be its sweep. */
-export const EVM_NETWORKS = new Set(["ethereum", "arbitrum", "optimism", "base", "polygon", "bsc", "avax"])
+export const EVM_NETWORKS = new Set(["ethereum", "arbitrum", "optimism", "base", "zksync", "polygon", "bsc", "avax", "ethereumclassic"])
 
 export function explorerTxUrl(network: string | null | undefined, txHash: string | null | undefined): string | null {
   if (!network || !txHash) return null

@@ -15,7 +15,9 @@ export function paymentUri(coin: string, network: string, address: string, amoun
     const params = new URLSearchParams()
     if (amount) params.set("amount", amount)
     const query = params.toString()
-    return `${known.scheme}:${address}${query ? `?${query}` : ""}`
+    // Cash addresses carry their scheme already ("bitcoincash:q..."): never write it twice.
+    const bare = address.toLowerCase().startsWith(`${known.scheme}:`) ? address.slice(known.scheme.length + 1) : address
+    return `${known.scheme}:${bare}${query ? `?${query}` : ""}`
   }
   // Without a scheme wallets would misread an amount: the address alone is what they can scan.
   return address

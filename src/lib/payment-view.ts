@@ -23,6 +23,20 @@ type LedgerRowView = {
   refund_address: string | null
   order_id: string | null
   flags: Record<string, unknown> | null
+  /** `deposits[]` of a `multiple` shift, as the service gave them. */
+  deposits?: unknown
+}
+
+type DepositLike = { status?: string; depositHash?: string | null }
+
+function depositsOf(row: LedgerRowView): DepositLike[] {
+  return row.status === "multiple" && Array.isArray(row.deposits) ? (row.deposits as DepositLike[]) : []
+}
+
+/** A later deposit of a `multiple` shift can wait for a refund address while the first one goes on. */
+function addressNeeded(row: LedgerRowView): boolean {
+  if (row.flags?.address_needed) return true
+  return !row.refund_address && depositsOf(row).some((deposit) => deposit.status === "refund")
 }
 
 const HEADLINE: Record<PaymentStage, string> = {
@@ -41,6 +55,10 @@ const HEADLINE: Record<PaymentStage, string> = {
 function nextStep(stage: PaymentStage, row: LedgerRowView): string {
   switch (stage) {
     case "awaiting_deposit":
+      if (!row.deposit_address) {
+        // Hosted checkout before the payer picked a coin: there is no address or amount yet.
+        return "Open the payment page to choose a coin; it shows the address and amount to send."
+      }
       return row.deposit_amount && row.type !== "variable"
         ? `Send exactly ${row.deposit_amount} ${row.deposit_coin} on ${row.deposit_network} to the address below${row.deposit_memo ? ", with the memo" : ""} before the deadline.`
         : `Send between ${row.deposit_min} and ${row.deposit_max} ${row.deposit_coin} on ${row.deposit_network} to the address below${row.deposit_memo ? ", with the memo" : ""}.`
@@ -53,13 +71,16 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): string {
     case "review":
       return "Nothing to do for now: the swap service is reviewing the deposit; this can take a few hours."
     case "refund":
-      return row.flags?.address_needed
+      return addressNeeded(row)
         ? `Enter a ${row.deposit_coin} address on ${row.deposit_network} to receive your refund.`
         : "Nothing to do: the refund is on its way to your refund address."
     case "refunded":
       return "Nothing to do: the refund was sent to your refund address."
     case "expired":
-      return "Request a new quote to pay again. Do not send funds to the old address."
+      // Only a fixed-rate shift can be requoted; a checkout or variable payment starts over from the cart.
+      return row.type === "fixed"
+        ? "Request a new quote to pay again. Do not send funds to the old address."
+        : "Start a new payment from your cart. Do not send funds to the old address."
     case "underpaid":
       return "Contact the store: the amount received does not cover the order."
   }
@@ -74,6 +95,10 @@ export async function paymentView(row: LedgerRowView, stage: PaymentStage, now =
       ? paymentUri(row.deposit_coin, row.deposit_network, address, row.type === "variable" ? null : row.deposit_amount)
       : null
   const evm = row.deposit_network ? EVM_NETWORKS.has(row.deposit_network.toLowerCase()) : false
+  // `multiple` has no top-level deposit hash: the first deposit's stands for it.
+  const depositHash = row.deposit_hash ?? depositsOf(row).find((deposit) => deposit.depositHash)?.depositHash ?? null
+  // Once a deposit goes back, `settleHash` is the refund transaction, sent on the deposit network.
+  const refunding = row.status === "refunding" || row.status === "refunded"
   return {
     status: row.status,
     stage,
@@ -96,17 +121,25 @@ export async function paymentView(row: LedgerRowView, stage: PaymentStage, now =
     },
     settle: { coin: row.settle_coin, network: row.settle_network, amount: row.settle_amount },
     expires_at: expiresAt?.toISOString() ?? null,
-    seconds_left: expiresAt ? Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)) : null,
+    // The service's clock decides expiry: once it says expired, no time is left whatever ours says.
+    seconds_left: expiresAt
+      ? stage === "expired"
+        ? 0
+        : Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000))
+      : null,
     payment_uri: stage === "awaiting_deposit" ? uri : null,
     qr_svg: stage === "awaiting_deposit" && uri ? await qrCodeSvg(uri) : null,
     transactions: {
-      deposit: row.deposit_hash ? { hash: row.deposit_hash, url: explorerTxUrl(row.deposit_network, row.deposit_hash) } : null,
-      settle: row.settle_hash ? { hash: row.settle_hash, url: explorerTxUrl(row.settle_network, row.settle_hash) } : null,
+      deposit: depositHash ? { hash: depositHash, url: explorerTxUrl(row.deposit_network, depositHash) } : null,
+      settle:
+        row.settle_hash && !refunding ? { hash: row.settle_hash, url: explorerTxUrl(row.settle_network, row.settle_hash) } : null,
+      refund:
+        row.settle_hash && refunding ? { hash: row.settle_hash, url: explorerTxUrl(row.deposit_network, row.settle_hash) } : null,
     },
-    sweep_note: evm && row.deposit_hash
+    sweep_note: evm && depositHash
       ? "On this network the service sweeps deposit addresses: the deposit hash may be the sweep transaction."
       : null,
-    refund: { address_needed: Boolean(row.flags?.address_needed), address: row.refund_address },
+    refund: { address_needed: addressNeeded(row), address: row.refund_address },
     order_id: row.order_id,
   }
 }

@@ -45,7 +45,7 @@ export function isTerminal(shift: { status: string; deposits?: Array<{ status: s
  */
 export function planShiftActions(
   row: ShiftActionState,
-  shift: { status: string; issue?: string | null; refundAddress?: string | null },
+  shift: { status: string; issue?: string | null; refundAddress?: string | null; deposits?: Array<{ status: string }> | null },
   decision: StatusDecision,
   changed: boolean
 ): ShiftActionPlan {
@@ -62,7 +62,9 @@ export function planShiftActions(
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true
 
-  const needsAddress = shift.status === "refund" && !shift.refundAddress
+  // The service waits for an address in its refund status, or for one deposit of a `multiple` shift.
+  const inRefund = shift.status === "refund" || (shift.deposits ?? []).some((deposit) => deposit.status === "refund")
+  const needsAddress = inRefund && !shift.refundAddress
   const setRefundAddress = needsAddress && Boolean(row.refund_address)
   if (needsAddress && !row.refund_address) {
     if (!flags.address_needed) events.push("crypto-swap.shift.refund_address_needed")

@@ -13,7 +13,8 @@ const fresh: ShiftActionState = {
   flags: null,
   amount_due: "50",
 }
-const plan = (row: Partial<ShiftActionState>, shift: { status: string; issue?: string; refundAddress?: string; settleAmount?: string }, changed = true) =>
+type ShiftSeen = { status: string; issue?: string; refundAddress?: string; settleAmount?: string; deposits?: Array<{ status: string }> }
+const plan = (row: Partial<ShiftActionState>, shift: ShiftSeen, changed = true) =>
   planShiftActions({ ...fresh, ...row }, shift, decideStatus(shift, policy), changed)
 
 describe("planShiftActions", () => {
@@ -45,6 +46,12 @@ describe("planShiftActions", () => {
     expect(plan({ flags: { address_needed: true } }, { status: "refund" }, false).events).toEqual([])
     expect(plan({ refund_address: "bc1q" }, { status: "refund" })).toMatchObject({ setRefundAddress: true, flags: { address_needed: null } })
     expect(plan({ refund_address: "bc1q" }, { status: "refund", refundAddress: "bc1q" }).setRefundAddress).toBe(false)
+  })
+
+  it("asks for a refund address when one deposit of a multiple shift is sent back", () => {
+    const deposits = [{ status: "settled" }, { status: "refund" }]
+    expect(plan({}, { status: "multiple", deposits }).flags).toMatchObject({ address_needed: true })
+    expect(plan({ refund_address: "bc1q" }, { status: "multiple", deposits }).setRefundAddress).toBe(true)
   })
 
   it("flags review while it lasts, and an overpayment", () => {

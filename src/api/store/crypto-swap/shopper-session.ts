@@ -1,8 +1,10 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../modules/crypto-swap"
-import { providerById, type RegisteredProvider } from "../../../lib/provider-registry"
+import { providerRegistry, type RegisteredProvider } from "../../../lib/provider-registry"
 import { ledgerRowFromSession, recordNewShift } from "../../../workflows/steps/discover-shifts"
+import { parseInput } from "../../parse-input"
+import { sessionIdSchema } from "./validators"
 
 const NOT_FOUND = "No crypto payment with this id belongs to this cart"
 
@@ -11,6 +13,7 @@ const NOT_FOUND = "No crypto payment with this id belongs to this cart"
  * sensitive, so another cart's session answers exactly like a session that does not exist.
  */
 export async function shopperSession(scope: MedusaContainer, sessionId: string, cartId: string) {
+  parseInput(sessionIdSchema, { id: sessionId })
   const query = scope.resolve(ContainerRegistrationKeys.QUERY)
   const {
     data: [session],
@@ -19,7 +22,9 @@ export async function shopperSession(scope: MedusaContainer, sessionId: string, 
     fields: ["id", "provider_id", "status", "amount", "currency_code", "data", "payment_collection_id"],
     filters: { id: sessionId },
   })
-  if (!session || !session.provider_id.startsWith("pp_crypto-swap_")) {
+  // A provider the store no longer registers can't be followed: answered like any other unknown session.
+  const provider = session ? providerRegistry(scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(session.provider_id) : undefined
+  if (!session || !provider) {
     throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
   }
   const { data: links } = await query.graph({
@@ -28,8 +33,7 @@ export async function shopperSession(scope: MedusaContainer, sessionId: string, 
     filters: { payment_collection_id: session.payment_collection_id, cart_id: cartId },
   })
   if (!links.length) throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
-  const provider: RegisteredProvider = providerById(scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE), session.provider_id)
-  return { session, provider }
+  return { session, provider: provider as RegisteredProvider }
 }
 
 /** The ledger row of a session's current shift, recorded now if reconciliation has not seen it yet. */

@@ -21,6 +21,9 @@ export const estimateQuerySchema = z
   .object({ cart_id: id("cart"), coin: token, network: token, provider_id: providerId.optional() })
   .strict()
 
+/** A payment session id from the path: checked before it reaches the database (a NUL byte there is a server error). */
+export const sessionIdSchema = z.object({ id: id("payses") })
+
 export const sessionQuerySchema = z.object({ cart_id: id("cart") }).strict()
 
 export const refundAddressBodySchema = z

@@ -7,16 +7,24 @@ import { parseInput } from "../../../parse-input"
 import { cartProvider } from "../store-provider"
 import { cartQuerySchema } from "../validators"
 
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+
+/** `fixedOnly` is `false`, `true` (single-network coins) or the networks it applies to. */
+function isFixedOnly(coin: Coin, network: string): boolean {
+  const flag = coin.fixedOnly as boolean | string[] | undefined
+  return flag === true || (Array.isArray(flag) && flag.some((flagged) => same(flagged, network)))
+}
+
 /** A coin as a coin picker shows it: only networks a shopper can pay on right now. */
 function depositOption(coin: Coin, settle: { coin: string; network: string }) {
   const networks = coin.networks
     .filter((network) => !isNetworkOffline(coin, network, "deposit"))
-    .filter((network) => !(coin.coin.toLowerCase() === settle.coin.toLowerCase() && network === settle.network))
+    .filter((network) => !(same(coin.coin, settle.coin) && same(network, settle.network)))
     .map((network) => ({
       network,
       memo: isMemoNetwork(coin, network),
       fixed_rate: !isVariableOnly(coin, network, "deposit"),
-      variable_rate: true,
+      variable_rate: !isFixedOnly(coin, network),
       decimals: coinDecimals(coin, network),
       contract_address: coin.tokenDetails?.[network]?.contractAddress ?? null,
     }))

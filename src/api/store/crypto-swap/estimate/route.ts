@@ -2,7 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { catalogueFor, clientFor } from "../../../../lib/provider-registry"
 import { depositFor, toDecimalString } from "../../../../lib/money"
-import { findCoinNetwork } from "../../../../lib/swap-service"
+import { findCoinNetwork, isNetworkOffline } from "../../../../lib/swap-service"
 import { coinDecimals } from "../../../../providers/crypto-swap/shift-plan"
 import { toMedusaError } from "../../../../providers/crypto-swap/errors"
 import { parseInput } from "../../../parse-input"
@@ -11,13 +11,29 @@ import { estimateQuerySchema } from "../validators"
 
 /** What the shopper would pay in a coin before committing: the pair's rate and limits, commission applied. */
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
-  const { cart_id, coin, network, provider_id } = parseInput(estimateQuerySchema, req.query)
+  const input = parseInput(estimateQuerySchema, req.query)
+  const { cart_id, coin, provider_id } = input
+  let network = input.network
   const { provider, settlement, currency, cart } = await cartProvider(req.scope, cart_id, provider_id)
   try {
     const coins = await catalogueFor(provider).get()
     const deposit = findCoinNetwork(coins, coin, network)
     if (!deposit) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, `${coin} on ${network} is not a coin and network the service accepts.`)
+    }
+    // The catalogue's spelling of the network, not the shopper's ("BITCOIN" is bitcoin).
+    network = deposit.networks.find((offered) => offered.toLowerCase() === network.toLowerCase()) ?? network
+    if (isNetworkOffline(deposit, network, "deposit")) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `${deposit.coin} on ${network} is temporarily unavailable; please choose another coin or network.`
+      )
+    }
+    if (deposit.coin.toLowerCase() === settlement.coin.toLowerCase() && network.toLowerCase() === settlement.network.toLowerCase()) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `${deposit.coin} on ${network} is what the store receives: pay with another coin or network.`
+      )
     }
     const pair = await clientFor(provider).getPair(
       { coin: deposit.coin, network },

@@ -1,9 +1,10 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../../../modules/crypto-swap"
-import { catalogueFor, clientFor } from "../../../../../../lib/provider-registry"
+import { clientFor } from "../../../../../../lib/provider-registry"
+import { assertRefundMemoAllowed } from "../../../../../../lib/refund-destination"
 import { ledgerFieldsFromShift } from "../../../../../../lib/ledger-fields"
-import { findCoinNetwork, isMemoNetwork } from "../../../../../../lib/swap-service"
+import { latestShiftId } from "../../../../../../lib/swap-service"
 import { toMedusaError } from "../../../../../../providers/crypto-swap/errors"
 import { syncShiftWorkflow } from "../../../../../../workflows/sync-shift"
 import { parseInput } from "../../../../../parse-input"
@@ -17,17 +18,20 @@ export async function POST(req: MedusaRequest, res: MedusaResponse) {
   const row = await ledgerRowForSession(req.scope, session, cart_id)
   const client = clientFor(provider)
   try {
-    const shift = await client.getShift(row.shift_id!)
-    if (shift.status !== "refund") {
+    // In checkout mode the shift is the checkout's latest, which the ledger may not know yet.
+    const shiftId = row.shift_id ?? (row.checkout_id ? latestShiftId(await client.getCheckout(row.checkout_id)) : undefined)
+    const shift = shiftId ? await client.getShift(shiftId) : undefined
+    // `multiple`: a later deposit of a fixed shift ("max 1 deposit") waits for its refund on its own.
+    const awaitingRefund =
+      shift?.status === "refund" ||
+      (shift?.status === "multiple" && (shift.deposits ?? []).some((deposit) => deposit.status === "refund"))
+    if (!shift || !awaitingRefund) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "A refund address can only be given while the payment waits for a refund.")
     }
     if (shift.refundAddress) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment already has a refund address; it can't be changed.")
     }
-    const coin = findCoinNetwork(await catalogueFor(provider).get(), shift.depositCoin, shift.depositNetwork)
-    if (memo && !(coin && isMemoNetwork(coin, shift.depositNetwork))) {
-      throw new MedusaError(MedusaError.Types.INVALID_DATA, `${shift.depositNetwork} takes no memo: leave the memo empty.`)
-    }
+    await assertRefundMemoAllowed(provider, shift.depositCoin, shift.depositNetwork, memo)
     const updated = await client.setRefundAddress(shift.id, { address, memo })
     const ledger = req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     await ledger.updateSwapShifts({ id: row.id, ...ledgerFieldsFromShift(updated, row) })

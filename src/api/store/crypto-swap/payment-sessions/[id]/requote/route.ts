@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { createPaymentSessionsWorkflow } from "@medusajs/core-flows"
-import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { CryptoSwapSessionData } from "../../../../../../providers/crypto-swap/session-data"
 import { syncShiftWorkflow } from "../../../../../../workflows/sync-shift"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../../../modules/crypto-swap"
@@ -12,8 +12,29 @@ import { ledgerRowForSession, shopperSession } from "../../../shopper-session"
 /** An expired fixed-rate payment gets a fresh quote and shift in one call (a new payment session). */
 export async function POST(req: MedusaRequest, res: MedusaResponse) {
   const { cart_id } = parseInput(requoteBodySchema, req.body)
-  const { session } = await shopperSession(req.scope, req.params.id, cart_id)
-  const row = await ledgerRowForSession(req.scope, session, cart_id)
+  const { session: asked } = await shopperSession(req.scope, req.params.id, cart_id)
+  // One requote per payment collection at a time: a double click must not create two shifts.
+  const locking = req.scope.resolve(Modules.LOCKING)
+  const result = await locking.execute(`crypto-swap:requote:${asked.payment_collection_id}`, () => requote(req, cart_id), {
+    timeout: 30,
+  })
+  res.status(201).json({ payment_session: { id: result.id, status: result.status, data: result.data } })
+}
+
+async function requote(req: MedusaRequest, cartId: string) {
+  // Looked up again under the lock: a requote that just finished has replaced this session.
+  const { session } = await shopperSession(req.scope, req.params.id, cartId)
+  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [cart],
+  } = await query.graph({ entity: "cart", fields: ["id", "completed_at"], filters: { id: cartId } })
+  if (cart?.completed_at) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "The order for this cart was already placed: an expired payment can't be requoted for it."
+    )
+  }
+  const row = await ledgerRowForSession(req.scope, session, cartId)
   await syncShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, source: "storefront" }, throwOnError: false })
   const current = await req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).retrieveSwapShift(row.id)
   if (current.status !== "expired" || current.type !== "fixed") {
@@ -34,5 +55,5 @@ export async function POST(req: MedusaRequest, res: MedusaResponse) {
       },
     },
   })
-  res.status(201).json({ payment_session: { id: result.id, status: result.status, data: result.data } })
+  return result
 }
