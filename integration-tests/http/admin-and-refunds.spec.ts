@@ -31,7 +31,7 @@ medusaIntegrationTestRunner({
       await env.control.walk(shiftId, ["processing", "settling", "settled"])
       await reconcile(container)
       const order = await orderWithPayments(container, cart.id)
-      return { cart, shiftId, order: order!, payment: order!.payments[0] }
+      return { cart, session, shiftId, order: order!, payment: order!.payments[0] }
     }
 
     async function waitingShift() {
@@ -155,6 +155,21 @@ medusaIntegrationTestRunner({
       const given = await api.post(`/admin/crypto-swap/shifts/${waiting.id}/refund-address`, { address: BTC_REFUND }, admin)
       expect(given.data.shift).toMatchObject({ status: "waiting", settle_address: BTC_REFUND })
       expect(given.data.shift.shift_id).toEqual(expect.any(String))
+
+      // The shopper can give it too, on their payment page.
+      const third = await settledOrder()
+      await api.post(`/admin/payments/${third.payment.id}/refund`, { amount: 7 }, admin)
+      await eventually(
+        () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: third.shiftId }),
+        (rows) => rows.length === 1
+      )
+      await api.post(
+        `/store/crypto-swap/payment-sessions/${third.session.id}/refund-address`,
+        { cart_id: third.cart.id, address: BTC_REFUND },
+        shop.headers
+      )
+      const [fromShopper] = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: third.shiftId })
+      expect(fromShopper).toMatchObject({ status: "waiting", settle_address: BTC_REFUND, amount_due: "7" })
 
       const second = await settledOrder()
       await api.post(`/admin/payments/${second.payment.id}/refund`, { amount: 5 }, admin)

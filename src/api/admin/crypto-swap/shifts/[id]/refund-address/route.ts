@@ -5,8 +5,7 @@ import { providerById } from "../../../../../../lib/provider-registry"
 import { assertRefundMemoAllowed } from "../../../../../../lib/refund-destination"
 import { parseInput } from "../../../../../parse-input"
 import { syncForAdmin } from "../../../admin-shift"
-import { createRefundShiftsWorkflow } from "../../../../../../workflows/create-refund-shifts"
-import { toMedusaError } from "../../../../../../providers/crypto-swap/errors"
+import { giveRefundAddress } from "../../../../../../workflows/give-refund-address"
 import { adminRefundAddressSchema } from "../../../validators"
 
 /**
@@ -23,14 +22,11 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   }
   if (row.terminal) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This shift is over ("${row.status}").`)
   const provider = providerById(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
-  // The refund goes out in the shopper's coin: for a refund shift that is the coin it settles in.
-  const [coin, network] = row.kind === "refund" ? [row.settle_coin, row.settle_network] : [row.deposit_coin, row.deposit_network]
-  await assertRefundMemoAllowed(provider, coin ?? "", network ?? "", memo)
-  await ledger.updateSwapShifts({ id: row.id, refund_address: address, refund_memo: memo ?? null })
-  if (row.kind === "refund" && !row.shift_id && row.payment_id) {
-    // A refund that waited for its destination: its refund shift can be made now.
-    const { errors } = await createRefundShiftsWorkflow(req.scope).run({ input: { payment_id: row.payment_id }, throwOnError: false })
-    if (errors?.length) throw toMedusaError(errors[0].error, "creating the refund shift")
+  if (row.kind === "refund" && !row.shift_id) {
+    await giveRefundAddress(req.scope, provider, row, address, memo)
+  } else {
+    await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", memo)
+    await ledger.updateSwapShifts({ id: row.id, refund_address: address, refund_memo: memo ?? null })
   }
   res.json(await syncForAdmin(req.scope, row.id))
 }

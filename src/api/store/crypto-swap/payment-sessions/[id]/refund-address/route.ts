@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../../../modules/crypto-swap"
 import { clientFor } from "../../../../../../lib/provider-registry"
 import { assertRefundMemoAllowed } from "../../../../../../lib/refund-destination"
@@ -7,14 +7,28 @@ import { ledgerFieldsFromShift } from "../../../../../../lib/ledger-fields"
 import { latestShiftId } from "../../../../../../lib/swap-service"
 import { toMedusaError } from "../../../../../../providers/crypto-swap/errors"
 import { syncShiftWorkflow } from "../../../../../../workflows/sync-shift"
+import { giveRefundAddress } from "../../../../../../workflows/give-refund-address"
 import { parseInput } from "../../../../../parse-input"
 import { refundAddressBodySchema } from "../../../validators"
 import { ledgerRowForSession, shopperSession } from "../../../shopper-session"
 
-/** The shopper says where their refund goes, while the service holds the deposit in its refund status. */
+/**
+ * The shopper says where their refund goes: while the service holds the deposit in its refund status,
+ * or when the store refunds a settled payment and its refund shift waits for a destination.
+ */
 export async function POST(req: MedusaRequest, res: MedusaResponse) {
   const { cart_id, address, memo } = parseInput(refundAddressBodySchema, req.body)
   const { session, provider } = await shopperSession(req.scope, req.params.id, cart_id)
+  const ledger = req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const paymentId = await paymentOf(req, session.id)
+  const [waitingRefund] = paymentId
+    ? await ledger.listSwapShifts({ kind: "refund", payment_id: paymentId, status: "address_needed" }, { take: 1 })
+    : []
+  if (waitingRefund) {
+    await giveRefundAddress(req.scope, provider, waitingRefund, address, memo)
+    res.json({ refund_address: address, refund_memo: memo ?? null })
+    return
+  }
   const row = await ledgerRowForSession(req.scope, session, cart_id)
   const client = clientFor(provider)
   try {
@@ -33,11 +47,22 @@ export async function POST(req: MedusaRequest, res: MedusaResponse) {
     }
     await assertRefundMemoAllowed(provider, shift.depositCoin, shift.depositNetwork, memo)
     const updated = await client.setRefundAddress(shift.id, { address, memo })
-    const ledger = req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     await ledger.updateSwapShifts({ id: row.id, ...ledgerFieldsFromShift(updated, row) })
   } catch (error) {
     throw toMedusaError(error, "setting the refund address")
   }
   await syncShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, source: "storefront" }, throwOnError: false })
   res.json({ refund_address: address, refund_memo: memo ?? null })
+}
+
+/** The payment a session became, if it did. */
+async function paymentOf(req: MedusaRequest, sessionId: string): Promise<string | undefined> {
+  const {
+    data: [session],
+  } = await req.scope.resolve(ContainerRegistrationKeys.QUERY).graph({
+    entity: "payment_session",
+    fields: ["payment.id"],
+    filters: { id: sessionId },
+  })
+  return session?.payment?.id
 }
