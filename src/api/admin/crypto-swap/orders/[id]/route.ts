@@ -11,13 +11,18 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const { data: carts } = await query.graph({ entity: "order_cart", fields: ["cart_id"], filters: { order_id: orderId } })
   const cartIds = carts.map((link) => link.cart_id)
   const payments = await ledger.listSwapShifts(
-    { $or: [{ order_id: orderId }, ...(cartIds.length ? [{ cart_id: cartIds }] : [])] },
-    { select: ["id", "shift_id"], order: { created_at: "ASC" } }
+    { kind: "payment", $or: [{ order_id: orderId }, ...(cartIds.length ? [{ cart_id: cartIds }] : [])] },
+    { select: ["id", "shift_id", "payment_id"], order: { created_at: "ASC" } }
   )
-  const paymentShiftIds = payments.map((row) => row.shift_id).filter((id): id is string => Boolean(id))
-  const refunds = paymentShiftIds.length
-    ? await ledger.listSwapShifts({ refund_of_shift_id: paymentShiftIds }, { select: ["id"], order: { created_at: "ASC" } })
-    : []
+  const shiftIds = payments.map((row) => row.shift_id).filter((id): id is string => Boolean(id))
+  const paymentIds = payments.map((row) => row.payment_id).filter((id): id is string => Boolean(id))
+  const refunds =
+    shiftIds.length || paymentIds.length
+      ? await ledger.listSwapShifts(
+          { kind: "refund", $or: [{ refund_of_shift_id: shiftIds }, { payment_id: paymentIds }] },
+          { select: ["id"], order: { created_at: "ASC" } }
+        )
+      : []
   const shifts = await Promise.all([...payments, ...refunds].map((row) => shiftWithHistory(req.scope, row.id)))
   res.json({ order_id: orderId, shifts })
 }

@@ -1,0 +1,126 @@
+import { useState } from "react"
+import type { AdminPayment } from "@medusajs/framework/types"
+import { Button, usePrompt } from "@medusajs/ui"
+import { canRefundViaShift } from "../../../lib/order-payments"
+import { useRefundViaShift, useShiftAction } from "../../../lib/queries"
+import type { Shift } from "../../../lib/types"
+import { RefundAddressForm } from "./refund-address-form"
+import { RefundViaShiftForm } from "./refund-via-shift-form"
+
+type ShiftActionsProps = {
+  orderId: string
+  shift: Shift
+  /** The Medusa payment this shift paid, when it is known. */
+  payment: AdminPayment | undefined
+  /** Told when a refund was recorded, so the widget looks for the new refund shift sooner. */
+  onRefunded: () => void
+}
+
+/**
+ * A refund address can be given while the shift is open and has none, or whenever the service or
+ * the ledger says one is needed. The route refuses to replace one the service already has.
+ */
+function canSetRefundAddress(shift: Shift): boolean {
+  if (shift.terminal) return false
+  const needed = Boolean(shift.flags?.address_needed || shift.view.refund?.address_needed) || shift.status === "address_needed"
+  return needed || !shift.refund_address
+}
+
+type OpenForm = "refund-address" | "refund" | null
+
+export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActionsProps) {
+  const [openForm, setOpenForm] = useState<OpenForm>(null)
+  const action = useShiftAction(orderId)
+  const refund = useRefundViaShift(orderId)
+  const prompt = usePrompt()
+  const pendingKind = action.isPending ? action.variables?.kind : undefined
+
+  const cancel = async () => {
+    const confirmed = await prompt({
+      title: "Cancel this shift?",
+      description: "The service stops waiting for the deposit. Funds sent to the address afterwards are not credited to this order.",
+      confirmText: "Cancel shift",
+      cancelText: "Keep",
+    })
+    if (confirmed) action.mutate({ kind: "cancel", ledgerId: shift.id })
+  }
+
+  const refundable = canRefundViaShift(shift, payment)
+
+  return (
+    <div className="flex flex-col gap-y-3">
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button
+          size="small"
+          variant="secondary"
+          isLoading={pendingKind === "sync"}
+          disabled={action.isPending}
+          onClick={() => action.mutate({ kind: "sync", ledgerId: shift.id })}
+          data-testid="crypto-swap-sync"
+        >
+          Sync
+        </Button>
+        {shift.status === "waiting" ? (
+          <Button
+            size="small"
+            variant="secondary"
+            isLoading={pendingKind === "cancel"}
+            disabled={action.isPending}
+            onClick={cancel}
+            data-testid="crypto-swap-cancel"
+          >
+            Cancel
+          </Button>
+        ) : null}
+        {canSetRefundAddress(shift) ? (
+          <Button
+            size="small"
+            variant="secondary"
+            onClick={() => setOpenForm(openForm === "refund-address" ? null : "refund-address")}
+            data-testid="crypto-swap-set-refund-address"
+          >
+            Set refund address
+          </Button>
+        ) : null}
+        {refundable ? (
+          <Button
+            size="small"
+            variant="secondary"
+            onClick={() => setOpenForm(openForm === "refund" ? null : "refund")}
+            data-testid="crypto-swap-refund"
+          >
+            Refund via shift
+          </Button>
+        ) : null}
+      </div>
+      {openForm === "refund-address" ? (
+        <RefundAddressForm
+          shift={shift}
+          isPending={pendingKind === "refund-address"}
+          onClose={() => setOpenForm(null)}
+          onSubmit={(input) =>
+            action.mutate({ kind: "refund-address", ledgerId: shift.id, input }, { onSuccess: () => setOpenForm(null) })
+          }
+        />
+      ) : null}
+      {openForm === "refund" && refundable ? (
+        <RefundViaShiftForm
+          payment={payment}
+          isPending={refund.isPending}
+          onClose={() => setOpenForm(null)}
+          onSubmit={(amount) =>
+            refund.mutate(
+              { paymentId: payment.id, amount },
+              {
+                onSuccess: () => {
+                  setOpenForm(null)
+                  onRefunded()
+                },
+              }
+            )
+          }
+        />
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,53 @@
+import { Badge, Tooltip } from "@medusajs/ui"
+import type { BadgeColor } from "../../../lib/format"
+import { humanize } from "../../../lib/format"
+import type { Shift } from "../../../lib/types"
+
+const KNOWN_FLAGS: Record<string, { label: string; color: BadgeColor }> = {
+  review: { label: "In review", color: "red" },
+  address_needed: { label: "Refund address needed", color: "orange" },
+  refunded: { label: "Refunded", color: "purple" },
+  underpaid: { label: "Underpaid", color: "red" },
+  overpaid: { label: "Overpaid", color: "orange" },
+}
+
+/** A raised flag's detail (an object or a string) as a tooltip: the badge stays short. */
+function flagDetail(value: unknown): string | undefined {
+  if (value === true) return undefined
+  if (typeof value === "string") return value
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The ledger's flags. A null value is a flag that was raised and cleared since, so only truthy ones
+ * show. `review` carries the service's issue, which is why it is the one worth reading at a glance.
+ */
+export function ShiftFlags({ shift }: { shift: Shift }) {
+  const raised = Object.entries(shift.flags ?? {}).filter(([, value]) => Boolean(value))
+  if (!raised.length) return null
+  return (
+    <div className="flex flex-wrap gap-1" data-testid="crypto-swap-flags">
+      {raised.map(([flag, value]) => {
+        const known = KNOWN_FLAGS[flag]
+        const label = flag === "review" && shift.issue ? `In review: ${shift.issue}` : known?.label ?? humanize(flag)
+        const detail = flagDetail(value)
+        const badge = (
+          <Badge key={flag} size="2xsmall" color={known?.color ?? "grey"} data-testid={`crypto-swap-flag-${flag}`}>
+            {label}
+          </Badge>
+        )
+        return detail ? (
+          <Tooltip key={flag} content={detail}>
+            {badge}
+          </Tooltip>
+        ) : (
+          badge
+        )
+      })}
+    </div>
+  )
+}

@@ -1,0 +1,33 @@
+import type { AdminOrder, AdminPayment } from "@medusajs/framework/types"
+import type { Shift } from "./types"
+
+/** Every payment of the order, from whichever payment collections the order was loaded with. */
+export function orderPayments(order: Pick<AdminOrder, "payment_collections"> | undefined): AdminPayment[] {
+  return (order?.payment_collections ?? []).flatMap((collection) => collection.payments ?? [])
+}
+
+/**
+ * The Medusa payment a crypto payment shift paid. The ledger keeps `payment_id` once the payment
+ * exists; before that (or for an older row) the only payment of the same provider is the one.
+ */
+export function paymentForShift(payments: AdminPayment[], shift: Shift): AdminPayment | undefined {
+  if (shift.payment_id) {
+    const linked = payments.find((payment) => payment.id === shift.payment_id)
+    if (linked) return linked
+  }
+  const sameProvider = payments.filter((payment) => payment.provider_id === shift.provider_id && !payment.canceled_at)
+  return sameProvider.length === 1 ? sameProvider[0] : undefined
+}
+
+/** What can still be refunded, in the store currency's major units (Medusa's amounts are decimals). */
+export function refundableAmount(payment: AdminPayment): number {
+  const refunded = (payment.refunds ?? []).reduce((sum, refund) => sum + Number(refund.amount), 0)
+  const paid = Number(payment.captured_amount ?? payment.amount)
+  // Rounded to cents-and-beyond precision so float sums don't leave 0.000000001 refundable.
+  return Math.max(0, Math.round((paid - refunded) * 1e8) / 1e8)
+}
+
+/** Only a captured crypto payment is refunded through a refund shift; before capture, Cancel applies. */
+export function canRefundViaShift(shift: Shift, payment: AdminPayment | undefined): payment is AdminPayment {
+  return shift.kind === "payment" && Boolean(shift.captured_at) && Boolean(payment?.captured_at) && refundableAmount(payment!) > 0
+}

@@ -1,0 +1,141 @@
+import { useCallback, useEffect, useState } from "react"
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { toast } from "@medusajs/ui"
+import { cryptoSwapApi, errorMessage, medusaApi } from "./sdk"
+import type { OrderShiftsResponse, RefundAddressInput, RegisterWebhookInput, Shift, ShiftActionResponse } from "./types"
+
+/**
+ * React Query hooks over the SDK helpers. The dashboard provides the QueryClient (the plugin build
+ * leaves `@tanstack/react-query` external, so the store's single copy is used).
+ */
+export const cryptoSwapKeys = {
+  all: ["crypto-swap"] as const,
+  order: (orderId: string) => ["crypto-swap", "order", orderId] as const,
+  orderPayments: (orderId: string) => ["crypto-swap", "order-payments", orderId] as const,
+  status: () => ["crypto-swap", "status"] as const,
+}
+
+/** Open shifts move on their own (the reconciliation job syncs them), so the widget follows along. */
+const OPEN_SHIFT_POLL_MS = 15_000
+/** Right after a refund the refund shift is made by a subscriber, a moment later: look sooner. */
+const AFTER_REFUND_POLL_MS = 3_000
+
+/** How long to look sooner for a refund shift before falling back to the normal cadence. */
+const AFTER_REFUND_WINDOW_MS = 30_000
+
+/**
+ * The order's shifts, refetched while any is open. `expectNewShift()` (after recording a refund)
+ * polls faster until a new shift appears or the window passes.
+ */
+export function useOrderShifts(orderId: string) {
+  // The number of shifts when a refund was recorded; null when no new shift is expected.
+  const [baseline, setBaseline] = useState<number | null>(null)
+  const query = useQuery({
+    queryKey: cryptoSwapKeys.order(orderId),
+    queryFn: () => cryptoSwapApi.orderShifts(orderId),
+    refetchInterval: (current) => {
+      if (baseline !== null) return AFTER_REFUND_POLL_MS
+      const shifts = current.state.data?.shifts ?? []
+      return shifts.some((shift) => shift.terminal === false) ? OPEN_SHIFT_POLL_MS : false
+    },
+  })
+  const count = query.data?.shifts.length ?? 0
+
+  useEffect(() => {
+    if (baseline !== null && count > baseline) setBaseline(null)
+  }, [baseline, count])
+  useEffect(() => {
+    if (baseline === null) return
+    const timer = setTimeout(() => setBaseline(null), AFTER_REFUND_WINDOW_MS)
+    return () => clearTimeout(timer)
+  }, [baseline])
+
+  const expectNewShift = useCallback(() => setBaseline(count), [count])
+  return { query, expectNewShift }
+}
+
+export function useOrderPayments(orderId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: cryptoSwapKeys.orderPayments(orderId),
+    queryFn: () => medusaApi.orderPayments(orderId).then(({ order }) => order),
+    enabled,
+  })
+}
+
+/** Puts a shift a route answered with into the cached list, so the card updates without a refetch. */
+function replaceShift(previous: OrderShiftsResponse | undefined, shift: Shift): OrderShiftsResponse | undefined {
+  if (!previous) return previous
+  return { ...previous, shifts: previous.shifts.map((existing) => (existing.id === shift.id ? shift : existing)) }
+}
+
+type ShiftAction =
+  | { kind: "sync"; ledgerId: string }
+  | { kind: "cancel"; ledgerId: string }
+  | { kind: "refund-address"; ledgerId: string; input: RefundAddressInput }
+
+function runShiftAction(action: ShiftAction): Promise<ShiftActionResponse> {
+  switch (action.kind) {
+    case "sync":
+      return cryptoSwapApi.syncShift(action.ledgerId)
+    case "cancel":
+      return cryptoSwapApi.cancelShift(action.ledgerId)
+    case "refund-address":
+      return cryptoSwapApi.setRefundAddress(action.ledgerId, action.input)
+  }
+}
+
+const DONE_MESSAGE: Record<ShiftAction["kind"], string> = {
+  sync: "Shift synced",
+  cancel: "Shift canceled",
+  "refund-address": "Refund address saved",
+}
+
+/**
+ * Sync, cancel and refund-address all answer `{ shift, sync_error }`: the action may have worked
+ * while the follow-up read from the service failed, which is a warning, not an error.
+ */
+export function useShiftAction(orderId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: runShiftAction,
+    onSuccess: ({ shift, sync_error }, action) => {
+      queryClient.setQueryData<OrderShiftsResponse>(cryptoSwapKeys.order(orderId), (previous) => replaceShift(previous, shift))
+      if (sync_error) toast.warning(DONE_MESSAGE[action.kind], { description: `The service could not be read: ${sync_error}` })
+      else toast.success(DONE_MESSAGE[action.kind], { description: `Status: ${shift.status}` })
+      // An action can authorize, capture or cancel the Medusa payment: the order page must show it.
+      void queryClient.invalidateQueries({ queryKey: ["orders"] })
+    },
+    onError: (error) => toast.error("The action failed", { description: errorMessage(error) }),
+  })
+}
+
+export function useRefundViaShift(orderId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ paymentId, amount }: { paymentId: string; amount: number }) => medusaApi.refundPayment(paymentId, amount),
+    onSuccess: () => {
+      toast.success("Refund recorded", { description: "The refund shift appears below once the plugin has made it." })
+      void queryClient.invalidateQueries({ queryKey: cryptoSwapKeys.order(orderId) })
+      void queryClient.invalidateQueries({ queryKey: cryptoSwapKeys.orderPayments(orderId) })
+      // The dashboard's own order queries ("orders", ...) hold the Payments section.
+      void queryClient.invalidateQueries({ queryKey: ["orders"] })
+    },
+    onError: (error) => toast.error("The refund failed", { description: errorMessage(error) }),
+  })
+}
+
+export function usePluginStatus() {
+  return useQuery({ queryKey: cryptoSwapKeys.status(), queryFn: cryptoSwapApi.status })
+}
+
+export function useRegisterWebhook() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: RegisterWebhookInput) => cryptoSwapApi.registerWebhook(input),
+    onSuccess: ({ webhook }) => {
+      toast.success("Webhook registered", { description: `Hook ${webhook.hook_id}` })
+      void queryClient.invalidateQueries({ queryKey: cryptoSwapKeys.status() })
+    },
+    onError: (error) => toast.error("Registering the webhook failed", { description: errorMessage(error) }),
+  })
+}

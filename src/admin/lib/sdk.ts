@@ -1,0 +1,68 @@
+import Medusa from "@medusajs/js-sdk"
+import type {
+  OrderShiftsResponse,
+  PluginStatus,
+  RefundAddressInput,
+  RegisterWebhookInput,
+  ShiftActionResponse,
+  Webhook,
+} from "./types"
+
+/**
+ * The backend URL the store's admin build defines. `import.meta.env.VITE_BACKEND_URL` would be frozen
+ * into this plugin's bundle at `plugin:build` time instead (Medusa's docs: plugins use `__BACKEND_URL__`).
+ * The typeof guard keeps the module loadable where nothing defines it (tests, storybooks).
+ */
+const backendUrl = typeof __BACKEND_URL__ !== "undefined" && __BACKEND_URL__ ? __BACKEND_URL__ : "/"
+
+/** The admin's session cookie authenticates these calls, as it does the dashboard's own. */
+export const sdk = new Medusa({
+  baseUrl: backendUrl,
+  auth: { type: "session" },
+})
+
+const BASE = "/admin/crypto-swap"
+
+/** Ledger ids are ours, but encoding keeps a stray character from changing the route. */
+const segment = (id: string) => encodeURIComponent(id)
+
+function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
+  return sdk.client.fetch<T>(path, { method: "POST", body })
+}
+
+/** Typed calls to the plugin's admin routes (src/api/admin/crypto-swap). */
+export const cryptoSwapApi = {
+  orderShifts: (orderId: string) => sdk.client.fetch<OrderShiftsResponse>(`${BASE}/orders/${segment(orderId)}`),
+
+  syncShift: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/sync`, {}),
+
+  cancelShift: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/cancel`, {}),
+
+  setRefundAddress: (ledgerId: string, input: RefundAddressInput) =>
+    post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/refund-address`, {
+      address: input.address,
+      // The route is strict: an empty memo is refused, an absent one is fine.
+      ...(input.memo ? { memo: input.memo } : {}),
+    }),
+
+  status: () => sdk.client.fetch<PluginStatus>(`${BASE}/status`),
+
+  registerWebhook: (input: RegisterWebhookInput) => post<{ webhook: Webhook }>(`${BASE}/webhooks`, input),
+}
+
+/** The fields the refund form needs: each payment with what was already refunded. */
+const ORDER_PAYMENT_FIELDS =
+  "id,currency_code,*payment_collections,*payment_collections.payments,*payment_collections.payments.refunds"
+
+/** Medusa's own routes, through the SDK's typed admin client. */
+export const medusaApi = {
+  orderPayments: (orderId: string) => sdk.admin.order.retrieve(orderId, { fields: ORDER_PAYMENT_FIELDS }),
+
+  /** Medusa's standard refund: the provider records it and the plugin then makes the refund shift. */
+  refundPayment: (paymentId: string, amount: number) => sdk.admin.payment.refund(paymentId, { amount }),
+}
+
+/** Routes answer errors as `{ message }`, which the SDK throws as a FetchError (an Error) with that message. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : "The request failed"
+}

@@ -1,0 +1,164 @@
+/**
+ * The shapes the plugin's admin routes answer with (src/api/admin/crypto-swap). Kept by hand: the
+ * admin bundle can't import server code. Dates arrive as ISO strings, amounts as exact decimal strings.
+ */
+
+export type ShiftKind = "payment" | "refund"
+
+/** The service's status, plus the ledger's own (address_needed, paid_manually); unknown strings pass through. */
+export type ShiftStatus =
+  | "waiting"
+  | "pending"
+  | "processing"
+  | "settling"
+  | "settled"
+  | "review"
+  | "refund"
+  | "refunding"
+  | "refunded"
+  | "expired"
+  | "multiple"
+  | "address_needed"
+  | "paid_manually"
+  | (string & {})
+
+export type EventSource = "create" | "poll" | "webhook" | "storefront" | "admin"
+
+export type ShiftEvent = {
+  id: string
+  from_status: string | null
+  to_status: string
+  issue: string | null
+  source: EventSource
+  /** authorized, captured, canceled, flagged, marked_refunded ... or null when nothing was done. */
+  action: string | null
+  occurred_at: string
+}
+
+export type TransactionLink = { hash: string; url: string | null }
+
+export type ShiftView = {
+  headline: string
+  next_step: string
+  payment_uri: string | null
+  /** Generated server-side by the `qrcode` library from the payment URI. */
+  qr_svg: string | null
+  transactions: {
+    deposit: TransactionLink | null
+    settle: TransactionLink | null
+    /** Once a deposit goes back, the service's refund transaction (on the deposit network). */
+    refund?: TransactionLink | null
+  }
+  /** The EVM re-sweep caveat: there the deposit hash may be the service's sweep transaction. */
+  sweep_note: string | null
+  refund?: { address_needed: boolean; address: string | null }
+}
+
+/** Flag values are truthy when raised; null means the flag was raised once and cleared since. */
+export type ShiftFlags = {
+  review?: unknown
+  address_needed?: unknown
+  refunded?: unknown
+  underpaid?: unknown
+  overpaid?: unknown
+  [flag: string]: unknown
+}
+
+/** One ledger row as `GET /admin/crypto-swap/orders/:id` answers it. */
+export type Shift = {
+  /** Ledger id: what the shift routes take. */
+  id: string
+  /** The service's id; null until a hosted checkout's payer picked a coin, or a refund has its address. */
+  shift_id: string | null
+  kind: ShiftKind
+  type: string | null
+  provider_id: string | null
+  payment_id?: string | null
+  payment_session_id?: string | null
+  status: ShiftStatus
+  issue: string | null
+  terminal?: boolean
+  deposit_coin: string | null
+  deposit_network: string | null
+  deposit_address: string | null
+  deposit_memo: string | null
+  deposit_amount: string | null
+  deposit_min: string | null
+  deposit_max: string | null
+  settle_coin: string | null
+  settle_network: string | null
+  settle_address: string | null
+  settle_amount: string | null
+  refund_address: string | null
+  refund_memo?: string | null
+  /** What the order is owed, in the store currency. */
+  amount_due: string | null
+  currency_code: string | null
+  expires_at: string | null
+  deposit_hash: string | null
+  settle_hash: string | null
+  deposits: unknown[] | null
+  flags: ShiftFlags | null
+  authorized_at: string | null
+  captured_at: string | null
+  canceled_at: string | null
+  last_synced_at: string | null
+  last_error: string | null
+  events: ShiftEvent[]
+  view: ShiftView
+}
+
+export type OrderShiftsResponse = { order_id: string; shifts: Shift[] }
+
+/** `POST /admin/crypto-swap/shifts/:id/{sync,cancel,refund-address}`. */
+export type ShiftActionResponse = { shift: Shift; sync_error: string | null }
+
+export type RefundAddressInput = { address: string; memo?: string }
+
+export type ProviderHealth = {
+  provider_id: string
+  mode: string
+  settlement: Record<string, { coin: string; network: string; address: string; memo?: string | null }>
+  /** `valid: null` means the check could not be made (the service did not answer), not that the key is bad. */
+  credentials: { valid: boolean | null; error: string | null; checked_with?: string | null }
+  permissions: { create_shift: boolean | null; for_ip?: string | null }
+  catalogue_age_seconds: number | null
+}
+
+export type ReconciliationRun = {
+  started_at: string
+  duration_ms: number
+  discovered: number
+  due: number
+  read: number
+  changed: number
+  failed: number
+  deferred: number
+}
+
+export type StuckShift = { id: string; status: string; sync_failures: number; expires_at: string | null }
+
+export type Webhook = { id: string; provider_id: string; hook_id: string; target_url: string; enabled: boolean }
+
+export type RequestMetrics = { count: number; errors: number; errorRate: number; p50Ms: number; p95Ms: number }
+
+/**
+ * Upstream calls of the answering process, per `METHOD /path/:template`. The recorder names the map
+ * `byEndpoint`; `byPath` is accepted too so the page reads either.
+ */
+export type UpstreamMetrics = RequestMetrics & {
+  byEndpoint?: Record<string, RequestMetrics>
+  byPath?: Record<string, RequestMetrics>
+}
+
+/** `GET /admin/crypto-swap/status`. */
+export type PluginStatus = {
+  providers: ProviderHealth[]
+  reconciliation: { last_run: ReconciliationRun | null }
+  open_shifts: { total: number; by_status: Record<string, number> }
+  stuck_shifts: StuckShift[]
+  webhooks: Webhook[]
+  upstream: UpstreamMetrics
+}
+
+export type RegisterWebhookInput = { provider_id: string; backend_url: string }
