@@ -72,6 +72,7 @@ type ShiftAction =
   | { kind: "sync"; ledgerId: string }
   | { kind: "cancel"; ledgerId: string }
   | { kind: "refund-address"; ledgerId: string; input: RefundAddressInput }
+  | { kind: "mark-refunded"; ledgerId: string }
 
 function runShiftAction(action: ShiftAction): Promise<ShiftActionResponse> {
   switch (action.kind) {
@@ -81,6 +82,8 @@ function runShiftAction(action: ShiftAction): Promise<ShiftActionResponse> {
       return cryptoSwapApi.cancelShift(action.ledgerId)
     case "refund-address":
       return cryptoSwapApi.setRefundAddress(action.ledgerId, action.input)
+    case "mark-refunded":
+      return cryptoSwapApi.markRefunded(action.ledgerId)
   }
 }
 
@@ -88,6 +91,7 @@ const DONE_MESSAGE: Record<ShiftAction["kind"], string> = {
   sync: "Shift synced",
   cancel: "Shift canceled",
   "refund-address": "Refund address saved",
+  "mark-refunded": "Refund recorded as paid by other means",
 }
 
 /**

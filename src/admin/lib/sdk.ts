@@ -45,6 +45,9 @@ export const cryptoSwapApi = {
       ...(input.memo ? { memo: input.memo } : {}),
     }),
 
+  /** The manual refund mode: the merchant paid the shopper back by other means. */
+  markRefunded: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/mark-refunded`, {}),
+
   status: () => sdk.client.fetch<PluginStatus>(`${BASE}/status`),
 
   registerWebhook: (input: RegisterWebhookInput) => post<{ webhook: Webhook }>(`${BASE}/webhooks`, input),

@@ -45,7 +45,18 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
     if (confirmed) action.mutate({ kind: "cancel", ledgerId: shift.id })
   }
 
+  const markRefunded = async () => {
+    const confirmed = await prompt({
+      title: "Mark this refund as paid?",
+      description: "Use this when you paid the shopper back by other means. An unfunded refund shift is canceled.",
+      confirmText: "Mark paid",
+      cancelText: "Keep",
+    })
+    if (confirmed) action.mutate({ kind: "mark-refunded", ledgerId: shift.id })
+  }
+
   const refundable = canRefundViaShift(shift, payment)
+  const manuallyRefundable = shift.kind === "refund" && ["address_needed", "waiting"].includes(shift.status)
 
   return (
     <div className="flex flex-col gap-y-3">
@@ -80,6 +91,18 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
             data-testid="crypto-swap-set-refund-address"
           >
             Set refund address
+          </Button>
+        ) : null}
+        {manuallyRefundable ? (
+          <Button
+            size="small"
+            variant="secondary"
+            isLoading={pendingKind === "mark-refunded"}
+            disabled={action.isPending}
+            onClick={markRefunded}
+            data-testid="crypto-swap-mark-refunded"
+          >
+            Mark refunded
           </Button>
         ) : null}
         {refundable ? (

@@ -40,5 +40,5 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
     detail: { by: req.auth_context.actor_id, note: note ?? null },
     occurred_at: now,
   })
-  res.json({ shift: await shiftWithHistory(req.scope, row.id) })
+  res.json({ shift: await shiftWithHistory(req.scope, row.id), sync_error: null })
 }
