@@ -88,6 +88,9 @@ export type CheckoutRequest = {
   coins?: Coin[]
 }
 
+/** A call as the endpoint methods describe it; the URL is built from the path (default: the template) and query. */
+type Endpoint<T> = Omit<Call<T>, "method" | "url"> & { path?: string; query?: Record<string, string | undefined> }
+
 /** Bulk reads are split so the query string stays short. */
 const SHIFT_IDS_PER_READ = 50
 
@@ -98,6 +101,11 @@ const pairId = ({ coin, network }: CoinNetwork) => `${coin}-${network}`.toLowerC
 /** Leaves absent optional fields out of a request body instead of sending them as null. */
 function present<T extends Record<string, unknown>>(fields: T): Partial<T> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== null)) as Partial<T>
+}
+
+/** Only the pair's fields: requests carry more (the catalogue) that must not be sent. */
+function coinPairFields(req: CoinPair): CoinPair {
+  return { depositCoin: req.depositCoin, depositNetwork: req.depositNetwork, settleCoin: req.settleCoin, settleNetwork: req.settleNetwork }
 }
 
 /** The settle, refund and external-id fields both kinds of shift take. */
@@ -137,16 +145,16 @@ export class SwapServiceClient {
     })
   }
 
-  getCoins(): Promise<Coin[]> {
+  async getCoins(): Promise<Coin[]> {
     return this.get({ operation: "getCoins", pathTemplate: "/v2/coins", schema: z.array(coinSchema) })
   }
 
   /** Whether the end user at `userIp` may create shifts (the service refuses some regions). */
-  getPermissions(userIp: string): Promise<{ createShift: boolean }> {
+  async getPermissions(userIp: string): Promise<{ createShift: boolean }> {
     return this.get({ operation: "getPermissions", pathTemplate: "/v2/permissions", userIp, schema: permissionsSchema })
   }
 
-  getPair(from: CoinNetwork, to: CoinNetwork, opts: { amount?: string; commissionRatePercent?: string } = {}): Promise<PairRate> {
+  async getPair(from: CoinNetwork, to: CoinNetwork, opts: { amount?: string; commissionRatePercent?: string } = {}): Promise<PairRate> {
     if (opts.amount !== undefined) assertDecimalAmount("getPair", "amount", opts.amount)
     return this.get({
       operation: "getPair",
@@ -183,30 +191,23 @@ export class SwapServiceClient {
   }
 
   /** A quote has no side effect upstream, so a failed one is simply asked again. */
-  createQuote(req: QuoteRequest, ctx: RequestContext = {}): Promise<Quote> {
+  async createQuote(req: QuoteRequest, ctx: RequestContext = {}): Promise<Quote> {
     const { depositAmount, settleAmount } = req
     if ((depositAmount === undefined) === (settleAmount === undefined)) {
       throw invalidRequest("createQuote", "A quote takes exactly one of depositAmount and settleAmount")
     }
     if (depositAmount !== undefined) assertDecimalAmount("createQuote", "depositAmount", depositAmount)
     if (settleAmount !== undefined) assertDecimalAmount("createQuote", "settleAmount", settleAmount)
-    return this.transport.send({
+    return this.create(ctx, {
       operation: "createQuote",
-      method: "POST",
       pathTemplate: "/v2/quotes",
-      url: this.url("/v2/quotes"),
       body: {
         affiliateId: this.accountId,
-        depositCoin: req.depositCoin,
-        depositNetwork: req.depositNetwork,
-        settleCoin: req.settleCoin,
-        settleNetwork: req.settleNetwork,
+        ...coinPairFields(req),
         // The spec's example sends the unused amount as null.
         depositAmount: depositAmount ?? null,
         settleAmount: settleAmount ?? null,
       },
-      secret: true,
-      userIp: ctx.userIp,
       repeat: "safe",
       schema: quoteSchema,
     })
@@ -221,18 +222,14 @@ export class SwapServiceClient {
     assertQuoteUsable(req.quote, this.now())
     if (req.coins) assertSettleMemoAllowed(req.coins, { coin: req.quote.settleCoin, network: req.quote.settleNetwork }, req.settleMemo)
     try {
-      return await this.transport.send({
+      return await this.create(ctx, {
         operation: "createFixedShift",
-        method: "POST",
         pathTemplate: "/v2/shifts/fixed",
-        url: this.url("/v2/shifts/fixed"),
         body: {
           quoteId: req.quote.id,
           affiliateId: this.accountId,
           ...destinationFields(req),
         },
-        secret: true,
-        userIp: ctx.userIp,
         repeat: "recoverable",
         schema: shiftSchema,
       })
@@ -244,29 +241,22 @@ export class SwapServiceClient {
   }
 
   /** Not retried except after a 429: a variable shift made by a lost attempt could not be found again. */
-  createVariableShift(req: VariableShiftRequest, ctx: RequestContext = {}): Promise<Shift> {
+  async createVariableShift(req: VariableShiftRequest, ctx: RequestContext = {}): Promise<Shift> {
     if (req.coins) assertSettleMemoAllowed(req.coins, { coin: req.settleCoin, network: req.settleNetwork }, req.settleMemo)
-    return this.transport.send({
+    return this.create(ctx, {
       operation: "createVariableShift",
-      method: "POST",
       pathTemplate: "/v2/shifts/variable",
-      url: this.url("/v2/shifts/variable"),
       body: {
         affiliateId: this.accountId,
-        depositCoin: req.depositCoin,
-        depositNetwork: req.depositNetwork,
-        settleCoin: req.settleCoin,
-        settleNetwork: req.settleNetwork,
+        ...coinPairFields(req),
         ...destinationFields(req),
       },
-      secret: true,
-      userIp: ctx.userIp,
       repeat: "unsafe",
       schema: shiftSchema,
     })
   }
 
-  getShift(id: string): Promise<Shift> {
+  async getShift(id: string): Promise<Shift> {
     return this.get({ operation: "getShift", pathTemplate: "/v2/shifts/:id", path: `/v2/shifts/${encodeURIComponent(id)}`, schema: shiftSchema })
   }
 
@@ -283,12 +273,11 @@ export class SwapServiceClient {
   }
 
   /** Only while the shift is in `refund`, and only once: the service will not overwrite an address. */
-  setRefundAddress(shiftId: string, refund: { address: string; memo?: string }): Promise<Shift> {
-    return this.transport.send({
+  async setRefundAddress(shiftId: string, refund: { address: string; memo?: string }): Promise<Shift> {
+    return this.post({
       operation: "setRefundAddress",
-      method: "POST",
       pathTemplate: "/v2/shifts/:id/set-refund-address",
-      url: this.url(`/v2/shifts/${encodeURIComponent(shiftId)}/set-refund-address`),
+      path: `/v2/shifts/${encodeURIComponent(shiftId)}/set-refund-address`,
       body: present({ address: refund.address, memo: refund.memo }),
       secret: true,
       repeat: "unsafe",
@@ -298,11 +287,9 @@ export class SwapServiceClient {
 
   /** Expires a waiting shift; the service accepts it only some minutes after creation. */
   async cancelOrder(shiftId: string): Promise<void> {
-    await this.transport.send({
+    await this.post({
       operation: "cancelOrder",
-      method: "POST",
       pathTemplate: "/v2/cancel-order",
-      url: this.url("/v2/cancel-order"),
       body: { orderId: shiftId },
       secret: true,
       repeat: "unsafe",
@@ -311,12 +298,10 @@ export class SwapServiceClient {
   }
 
   /** A new account; no credentials needed. */
-  createAccount(): Promise<{ id: string; secret: string }> {
-    return this.transport.send({
+  async createAccount(): Promise<{ id: string; secret: string }> {
+    return this.post({
       operation: "createAccount",
-      method: "POST",
       pathTemplate: "/create-account",
-      url: this.url("/create-account"),
       body: {},
       repeat: "unsafe",
       schema: accountSchema,
@@ -324,14 +309,12 @@ export class SwapServiceClient {
   }
 
   /** Deprecated by the service, still served: the payer picks any coin on the service's pay page. */
-  createCheckout(req: CheckoutRequest, ctx: RequestContext = {}): Promise<Checkout> {
+  async createCheckout(req: CheckoutRequest, ctx: RequestContext = {}): Promise<Checkout> {
     assertDecimalAmount("createCheckout", "settleAmount", req.settleAmount)
     if (req.coins) assertSettleMemoAllowed(req.coins, { coin: req.settleCoin, network: req.settleNetwork }, req.settleMemo)
-    return this.transport.send({
+    return this.create(ctx, {
       operation: "createCheckout",
-      method: "POST",
       pathTemplate: "/v2/checkout",
-      url: this.url("/v2/checkout"),
       body: {
         settleCoin: req.settleCoin,
         settleNetwork: req.settleNetwork,
@@ -342,14 +325,12 @@ export class SwapServiceClient {
         cancelUrl: req.cancelUrl,
         ...present({ settleMemo: req.settleMemo }),
       },
-      secret: true,
-      userIp: ctx.userIp,
       repeat: "unsafe",
       schema: checkoutSchema,
     })
   }
 
-  getCheckout(id: string): Promise<Checkout> {
+  async getCheckout(id: string): Promise<Checkout> {
     return this.get({ operation: "getCheckout", pathTemplate: "/v2/checkout/:id", path: `/v2/checkout/${encodeURIComponent(id)}`, schema: checkoutSchema })
   }
 
@@ -376,8 +357,8 @@ export class SwapServiceClient {
   }
 
   /** Ends the client's own connection pool (an injected dispatcher is left to its owner). */
-  close(): Promise<void> {
-    return this.transport.close()
+  async close(): Promise<void> {
+    await this.transport.close()
   }
 
   /** The shift a previous attempt made from this quote, if "already accepted" names one that matches the request. */
@@ -400,26 +381,17 @@ export class SwapServiceClient {
   }
 
   /** GETs change nothing upstream: retried after any retryable failure. */
-  private get<T>(read: {
-    operation: string
-    pathTemplate: string
-    path?: string
-    query?: Record<string, string | undefined>
-    secret?: boolean
-    userIp?: string
-    schema: z.ZodType<T>
-  }): Promise<T> {
-    const call: Call<T> = {
-      operation: read.operation,
-      method: "GET",
-      pathTemplate: read.pathTemplate,
-      url: this.url(read.path ?? read.pathTemplate, read.query),
-      secret: read.secret,
-      userIp: read.userIp,
-      repeat: "safe",
-      schema: read.schema,
-    }
-    return this.transport.send(call)
+  private get<T>({ path, query, ...read }: Omit<Endpoint<T>, "body" | "repeat">): Promise<T> {
+    return this.transport.send({ ...read, method: "GET", url: this.url(path ?? read.pathTemplate, query), repeat: "safe" })
+  }
+
+  private post<T>({ path, ...write }: Omit<Endpoint<T>, "query">): Promise<T> {
+    return this.transport.send({ ...write, method: "POST", url: this.url(path ?? write.pathTemplate) })
+  }
+
+  /** Quotes, shifts and checkouts: always with the secret (spec 5.1) and the end user's IP when known. */
+  private create<T>(ctx: RequestContext, creation: Omit<Endpoint<T>, "query" | "path" | "secret" | "userIp">): Promise<T> {
+    return this.post({ ...creation, secret: true, userIp: ctx.userIp })
   }
 
   /** Hook mutations are sent once (a 429 aside): a repeat could register a second hook. */

@@ -52,17 +52,18 @@ type Answer = { status: number; text: string; retryAfter?: string | string[] }
  * only in the request headers handed to undici; errors are built anew, never wrapping undici's.
  */
 export class Transport {
+  // Private fields: logging the client must not dump the key, nor the pool whose queued requests hold it.
   readonly #privateKey: string
-  private readonly dispatcher: Dispatcher
+  readonly #dispatcher: Dispatcher
+  #closing?: Promise<void>
   private readonly ownsDispatcher: boolean
+  private readonly options: Omit<TransportOptions, "dispatcher">
 
-  constructor(
-    privateKey: string,
-    private readonly options: TransportOptions
-  ) {
+  constructor(privateKey: string, { dispatcher, ...options }: TransportOptions) {
     this.#privateKey = privateKey
-    this.ownsDispatcher = !options.dispatcher
-    this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 32 })
+    this.options = options
+    this.ownsDispatcher = !dispatcher
+    this.#dispatcher = dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 32 })
   }
 
   async send<T>(call: Call<T>): Promise<T> {
@@ -77,8 +78,11 @@ export class Transport {
     }
   }
 
+  /** Idempotent: undici rejects a second close of its pool, a client's owner may well call it twice. */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close()
+    if (!this.ownsDispatcher) return
+    this.#closing ??= this.#dispatcher.close()
+    await this.#closing
   }
 
   /** How long to wait before the next attempt, or undefined to give up. */
@@ -128,7 +132,7 @@ export class Transport {
     if (call.secret) headers[this.options.secretHeader] = this.#privateKey
     if (call.userIp) headers["x-user-ip"] = call.userIp
     const response = await request(call.url, {
-      dispatcher: this.dispatcher,
+      dispatcher: this.#dispatcher,
       method: call.method,
       headers,
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
@@ -205,7 +209,8 @@ export class Transport {
 
   /** Text from the service never carries the secret out, even if the service echoed it. */
   private failure(init: SwapServiceErrorInit): SwapServiceError {
-    const message = this.#privateKey ? init.message.split(this.#privateKey).join("[redacted]") : init.message
-    return new SwapServiceError({ ...init, message })
+    const redact = (value: unknown) =>
+      typeof value === "string" && this.#privateKey ? value.split(this.#privateKey).join("[redacted]") : value
+    return new SwapServiceError(Object.fromEntries(Object.entries(init).map(([name, value]) => [name, redact(value)])) as SwapServiceErrorInit)
   }
 }

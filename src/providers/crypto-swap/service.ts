@@ -47,6 +47,14 @@ type InjectedDependencies = { logger: Logger }
 const DEPOSIT_SEEN = new Set(["pending", "processing", "review", "settling", "settled", "multiple"])
 const SESSION_PARAM = "crypto_swap_session"
 const AMOUNT_PARAM = "crypto_swap_amount"
+/**
+ * Medusa's built-in `/hooks/payment/...` route takes anything from anyone and hands it here, and
+ * verifying a notification reads the service. Within this window a notification already verified
+ * gets the same answer without a read, and at most this many are verified: a flood costs a bounded
+ * number of reads (the plugin's own token route and the poller stay the sources of truth).
+ */
+const WEBHOOK_VERIFY_WINDOW_MS = 1000
+const WEBHOOK_VERIFICATIONS_PER_WINDOW = 5
 
 /**
  * Medusa payment provider: a payment session becomes a shift in which the merchant fixes what is
@@ -60,6 +68,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   protected readonly logger_: Logger
   protected readonly client_: SwapServiceClient
   protected readonly catalogue_: CoinCatalogue
+  private readonly webhookVerifications_ = new Map<string, { at: number; result: Promise<WebhookActionResult> }>()
 
   static validateOptions(options: Record<string, unknown>): void {
     parseOptions(options)
@@ -206,14 +215,31 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     if (meta.hook.accountId !== this.options_.accountId) return { action: "not_supported" }
     if (this.options_.webhookHookId && meta.hook.id !== this.options_.webhookHookId) return { action: "not_supported" }
     if (!body.checkoutId) return { action: "not_supported" }
+    const now = Date.now()
+    for (const [key, verification] of this.webhookVerifications_) {
+      if (now - verification.at >= WEBHOOK_VERIFY_WINDOW_MS) this.webhookVerifications_.delete(key)
+    }
+    const key = JSON.stringify([body.checkoutId, body.shiftId])
+    const recent = this.webhookVerifications_.get(key)
+    if (recent) return recent.result
+    if (this.webhookVerifications_.size >= WEBHOOK_VERIFICATIONS_PER_WINDOW) {
+      this.logger_.warn("crypto-swap: ignored a webhook: too many to verify at once (reconciliation will catch up)")
+      return { action: "not_supported" }
+    }
+    const result = this.verifyNotification(body.checkoutId, body.shiftId)
+    this.webhookVerifications_.set(key, { at: now, result })
+    return result
+  }
+
+  /** The notification is only a hint: everything acted on is read back from the service. */
+  private async verifyNotification(checkoutId: string, shiftId: string): Promise<WebhookActionResult> {
     try {
-      // The notification is only a hint: everything acted on is read back from the service.
-      const checkout = await this.client_.getCheckout(body.checkoutId)
+      const checkout = await this.client_.getCheckout(checkoutId)
       const origin = this.checkoutOrigin(checkout)
-      if (!origin || !(checkout.orders ?? []).some((order) => order.id === body.shiftId)) {
+      if (!origin || !(checkout.orders ?? []).some((order) => order.id === shiftId)) {
         return { action: "not_supported" }
       }
-      const shift = await this.client_.getShift(body.shiftId)
+      const shift = await this.client_.getShift(shiftId)
       const decision = decideStatus(shift, statusPolicy(this.options_, origin.amount))
       return { action: decision.action, data: { session_id: origin.sessionId, amount: origin.amount } }
     } catch (error) {

@@ -11,6 +11,7 @@ import {
   toServiceCommissionRate,
   type Coin,
 } from ".."
+import { coinsListing } from "../../../sandbox/catalogue"
 
 const coin = (fields: Record<string, unknown>): Coin => coinSchema.parse({ name: fields.coin, ...fields })
 
@@ -136,9 +137,52 @@ describe("toServiceCommissionRate", () => {
     expect(toServiceCommissionRate("0.000000000000000001")).toBe("0.000000000000000001")
   })
 
-  it("refuses values outside 0..2 and non-numbers", () => {
-    for (const value of ["-0.1", "2.0000001", "abc", "NaN", "Infinity"]) {
+  it("accepts numbers as well as strings from 0 to 2", () => {
+    expect(toServiceCommissionRate(0)).toBe("0")
+    expect(toServiceCommissionRate(1)).toBe("1")
+    expect(toServiceCommissionRate(2)).toBe("2")
+  })
+
+  it("refuses 2.5, -1 and every other value outside 0..2 or not a number", () => {
+    for (const value of ["2.5", "-1", 2.5, -1, "-0.1", "2.0000001", "abc", "NaN", "Infinity", ""]) {
       expectUserError(() => toServiceCommissionRate(value))
     }
+  })
+})
+
+describe("the rules on the service's own listing (the sandbox's catalogue)", () => {
+  const listing = coinsListing().map((record) => coinSchema.parse(record))
+
+  it("finds coins by ticker in any case and tokens by contract address", () => {
+    expect(findCoinNetwork(listing, "eth", "ZKSYNC")?.coin).toBe("ETH")
+    const usdc = findCoinNetwork(listing, "USDC", "ethereum")!
+    const contract = usdc.tokenDetails!.ethereum.contractAddress!
+    expect(findCoinNetwork(listing, contract.toUpperCase().replace("0X", "0x"), "ethereum")?.coin).toBe("USDC")
+  })
+
+  it("is variable only on the side the listing names, never from the deprecated union", () => {
+    const eth = findCoinNetwork(listing, "ETH", "zksync")!
+    const usdc = findCoinNetwork(listing, "USDC", "algorand")!
+    // The deprecated union names these networks without saying on which side they are variable only.
+    expect(eth.variableOnly).toEqual(["zksync"])
+    expect(usdc.variableOnly).toEqual(["algorand"])
+    expect(chooseShiftType(listing, { coin: "ETH", network: "zksync" }, { coin: "BTC", network: "bitcoin" })).toBe("variable")
+    expect(chooseShiftType(listing, { coin: "BTC", network: "bitcoin" }, { coin: "ETH", network: "zksync" })).toBe("fixed")
+    expect(chooseShiftType(listing, { coin: "BTC", network: "bitcoin" }, { coin: "USDC", network: "algorand" })).toBe("variable")
+    expect(chooseShiftType(listing, { coin: "USDC", network: "algorand" }, { coin: "BTC", network: "bitcoin" })).toBe("fixed")
+  })
+
+  it("reads `true` flags of single-network coins, offline networks and memo networks", () => {
+    const xmr = findCoinNetwork(listing, "XMR", "monero")!
+    expect(xmr.fixedOnly).toBe(true)
+    const usdt = findCoinNetwork(listing, "USDT", "avax")!
+    expect(isNetworkOffline(usdt, "avax", "deposit")).toBe(true)
+    expect(isNetworkOffline(usdt, "avax", "settle")).toBe(true)
+    expect(isNetworkOffline(usdt, "ethereum", "deposit")).toBe(false)
+    expect(isMemoNetwork(findCoinNetwork(listing, "XRP", "ripple")!, "ripple")).toBe(true)
+    expect(isMemoNetwork(findCoinNetwork(listing, "USDT", "ton")!, "ton")).toBe(true)
+    expect(isMemoNetwork(findCoinNetwork(listing, "USDT", "ethereum")!, "ethereum")).toBe(false)
+    expect(() => assertSettleMemoAllowed(listing, { coin: "XLM", network: "stellar" }, "memo")).not.toThrow()
+    expect(() => assertSettleMemoAllowed(listing, { coin: "BTC", network: "bitcoin" }, "memo")).toThrow(SwapServiceError)
   })
 })

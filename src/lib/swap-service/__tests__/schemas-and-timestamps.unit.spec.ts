@@ -62,6 +62,21 @@ describe("shiftSchema", () => {
   })
 })
 
+describe("tolerance and strictness everywhere", () => {
+  it("keeps unknown fields on every record the client reads", () => {
+    const coin = coinSchema.parse({ coin: "BTC", networks: ["bitcoin"], newFlag: ["bitcoin"] })
+    expect(coin).toMatchObject({ newFlag: ["bitcoin"] })
+    const deposit = shiftSchema.parse({ ...SHIFT, status: "multiple", deposits: [{ status: "held", extra: 1 }] }).deposits?.[0]
+    expect(deposit).toMatchObject({ status: "held", extra: 1 })
+  })
+
+  it("refuses a record without its identity", () => {
+    const { id: _id, ...withoutId } = SHIFT
+    expect(shiftSchema.safeParse(withoutId).success).toBe(false)
+    expect(shiftSchema.safeParse({ ...SHIFT, status: 3 }).success).toBe(false)
+  })
+})
+
 describe("quoteSchema, pairRateSchema, coinSchema", () => {
   it("requires the quote's decimal amounts and its expiry", () => {
     const quote = {
@@ -116,6 +131,22 @@ describe("checkout timestamps and orders", () => {
     expect(compareTimestamps(CHECKOUT.createdAt, CHECKOUT.updatedAt)).toBe(-1)
     expect(compareTimestamps(CHECKOUT.updatedAt, CHECKOUT.createdAt)).toBe(1)
     expect(compareTimestamps(CHECKOUT.createdAt, CHECKOUT.createdAt)).toBe(0)
+  })
+
+  it("orders nine-digit timestamps within one millisecond that a Date sees as equal", () => {
+    const earlier = "2026-11-22T10:00:00.123000001Z"
+    const later = "2026-11-22T10:00:00.123999999Z"
+    expect(new Date(earlier).getTime()).toBe(new Date(later).getTime())
+    expect(compareTimestamps(earlier, later)).toBe(-1)
+    expect(compareTimestamps(later, earlier)).toBe(1)
+    expect([later, earlier].sort(compareTimestamps)).toEqual([earlier, later])
+  })
+
+  it("gives a millisecond Date for display, and falls back to text order for unreadable stamps", () => {
+    expect(parseTimestamp("2026-11-22T10:00:00.123456789Z").toISOString()).toBe("2026-11-22T10:00:00.123Z")
+    expect(compareTimestamps("not a time", "2026-11-22T10:00:00Z")).toBe(1)
+    expect(compareTimestamps("b", "a")).toBe(1)
+    expect(compareTimestamps("a", "a")).toBe(0)
   })
 
   it("orders across precisions and offsets", () => {
