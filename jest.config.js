@@ -1,4 +1,5 @@
-// Three suites, chosen with TEST_TYPE: unit (src/**/__tests__), integration:modules and integration:http.
+// Four suites, chosen with TEST_TYPE: unit (src/**/__tests__), integration:modules, integration:http and
+// integration:reliability (faults, attacks, concurrency, secrets).
 const { loadEnv } = require("@medusajs/framework/utils")
 loadEnv("test", process.cwd())
 
@@ -6,6 +7,9 @@ const testMatch = {
   unit: ["**/src/**/__tests__/**/*.unit.spec.[jt]s"],
   "integration:modules": ["**/integration-tests/modules/**/*.spec.[jt]s"],
   "integration:http": ["**/integration-tests/http/**/*.spec.[jt]s"],
+  "integration:reliability": ["**/integration-tests/reliability/**/*.spec.[jt]s"],
+  // Benchmarks (`npm run bench`, bench/run.mjs): never part of the test suites.
+  bench: ["**/bench/**/*.bench.[jt]s"],
 }[process.env.TEST_TYPE ?? "unit"]
 
 module.exports = {

@@ -2,7 +2,8 @@
 // The whole suite in one command (`npm test`): unit tests, then integration tests on a real Medusa
 // app and real PostgreSQL, then one integration file again on an embedded PostgreSQL to prove the
 // fallback a laptop without a database relies on.
-//   node scripts/test.mjs [unit|integration|all] [-- extra jest args]
+//   node scripts/test.mjs [unit|integration|reliability|all] [-- extra jest args]
+// (`reliability` runs only the reliability suite, which `integration` and `all` run after the HTTP one.)
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import path from "node:path"
@@ -71,6 +72,12 @@ if (what === "integration" || what === "all") {
   await withPostgres({}, (env) => {
     if (!jest("integration:modules", rest, env)) failures.push("integration:modules")
     if (!jest("integration:http", rest, env)) failures.push("integration:http")
+    if (!jest("integration:reliability", rest, env)) failures.push("integration:reliability")
+  })
+}
+if (what === "reliability") {
+  await withPostgres({}, (env) => {
+    if (!jest("integration:reliability", rest, env)) failures.push("integration:reliability")
   })
 }
 if (what === "all") {
