@@ -45,5 +45,8 @@ export function lessPercent(amount: string, percent: string): string {
 
 /** Deposit needed to receive `settleAmount` at `rate` (settle per deposit), rounded up. */
 export function depositFor(settleAmount: string, rate: string, decimals: number): string {
-  return new BigNumberJS(settleAmount).div(rate).decimalPlaces(decimals, BigNumberJS.ROUND_UP).toFixed()
+  // The division itself rounds up at `decimals` places: dividing at the default 20 places (half-up)
+  // first can land below the exact quotient, and rounding that up may still fall short.
+  const Ceiling = BigNumberJS.clone({ DECIMAL_PLACES: decimals, ROUNDING_MODE: BigNumberJS.ROUND_UP })
+  return new Ceiling(settleAmount).div(rate).toFixed()
 }
