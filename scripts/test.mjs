@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // The whole suite in one command (`npm test`): unit tests, then integration tests on a real Medusa
 // app and real PostgreSQL, then one integration file again on an embedded PostgreSQL to prove the
-// fallback a laptop without a database relies on.
-//   node scripts/test.mjs [unit|integration|reliability|all] [-- extra jest args]
-// (`reliability` runs only the reliability suite, which `integration` and `all` run after the HTTP one.)
+// fallback a laptop without a database relies on, then the demo (`npm run demo -- --once`: a scripted
+// shopper pays in the demo store) and the browser tests of its pages.
+//   node scripts/test.mjs [unit|integration|reliability|demo|all] [-- extra jest args]
+// (`reliability` runs only the reliability suite, which `integration` and `all` run after the HTTP one;
+// `demo` runs the demo and the browser tests.)
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
+import { CHROMIUM_PATH } from "./lib/chromium.mjs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { findOrStartPostgres } from "./lib/postgres.mjs"
@@ -84,6 +87,39 @@ if (what === "all") {
   await withPostgres({ forceEmbedded: true }, (env) => {
     if (!jest("integration:modules", [EMBEDDED_PROOF_FILE], env)) failures.push("embedded postgres")
   })
+}
+
+/** A command other than jest, counted as one test (the demo) or by its TAP summary (node --test). */
+function command(label, args, env = {}, tapReport) {
+  console.log(`\n=== ${label}`)
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } })
+  const passed = result.status === 0
+  if (tapReport && existsSync(tapReport)) {
+    const tap = readFileSync(tapReport, "utf8")
+    const count = (name) => Number(tap.match(new RegExp(`^# ${name} (\\d+)$`, "m"))?.[1] ?? 0)
+    totals.passed += count("pass")
+    totals.failed += count("fail") + count("cancelled")
+    totals.skipped += count("skipped")
+  } else {
+    totals[passed ? "passed" : "failed"] += 1
+  }
+  return passed
+}
+
+if (what === "demo" || what === "all") {
+  // Its own database, dropped first, so a store owner's `npm run demo` data is never touched.
+  if (!command("npm run demo -- --once", ["scripts/demo.mjs", "--once", "--database", "crypto_swap_demo_test", "--fresh"])) {
+    failures.push("demo")
+  } else if (!existsSync(CHROMIUM_PATH) && !process.env.CI) {
+    // CI installs Chromium (.ci/run); a laptop without it is told how rather than failed.
+    console.log(`\nSkipped the browser tests: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`)
+    totals.skipped += 1
+  } else {
+    const tapReport = path.join(reports, "browser.tap")
+    const browserArgs = ["--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tapReport}`, "integration-tests/browser/"]
+    // The demo run just built and installed the plugin into demo/.
+    if (!command("browser tests (node --test integration-tests/browser/)", browserArgs, { DEMO_NO_BUILD: "1" }, tapReport)) failures.push("browser")
+  }
 }
 
 console.log(failures.length ? `\nFailed: ${failures.join(", ")}` : "\nAll suites passed")

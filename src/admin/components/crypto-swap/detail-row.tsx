@@ -20,7 +20,8 @@ export function DetailRow({ label, children, copy, testId }: DetailRowProps) {
         {label}
       </Text>
       <div className="flex min-w-0 items-center gap-x-1">
-        <Text size="small" leading="compact" className="min-w-0 break-all">
+        {/* A div, not a paragraph: values include badges and links, which are block elements. */}
+        <Text as="div" size="small" leading="compact" className="min-w-0 break-all">
           {children}
         </Text>
         {copy ? <Copy content={copy} className="text-ui-fg-muted shrink-0" /> : null}

@@ -41,7 +41,7 @@ export function RefundState({ shift }: { shift: Shift }) {
     <div data-testid="crypto-swap-refund-state">
       {state ? <DetailRow label="Refund">{state}</DetailRow> : null}
       {shift.refund_address ? (
-        <DetailRow label={refundShift ? "Refund goes to" : "Refund address"} copy={shift.refund_address}>
+        <DetailRow label={refundShift ? "If it fails, returns to" : "Refund address"} copy={shift.refund_address}>
           {shift.refund_address}
           {shift.refund_memo ? ` (memo ${shift.refund_memo})` : ""}
         </DetailRow>

@@ -26,8 +26,8 @@ export function ShiftAmounts({ shift }: { shift: Shift }) {
       <DetailRow label={refund ? "Shopper receives" : "Store receives"} testId="crypto-swap-settle">
         {coinAmount(shift.settle_amount, shift.settle_coin)} · {coinLabel(shift.settle_coin, shift.settle_network)}
       </DetailRow>
-      {shift.settle_address && !refund ? (
-        <DetailRow label="Settlement address" copy={shift.settle_address}>
+      {shift.settle_address ? (
+        <DetailRow label={refund ? "Shopper's address" : "Settlement address"} copy={shift.settle_address}>
           {shift.settle_address}
         </DetailRow>
       ) : null}

@@ -4,9 +4,11 @@ import { DetailRow } from "../detail-row"
 import { Section } from "./section"
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`
+/** Timings are measured to the microsecond; a tenth of a millisecond is all anyone reads. */
+const ms = (value: number) => `${value.toFixed(1)} ms`
 
 function summary(metrics: RequestMetrics): string {
-  return `${metrics.count} calls · ${metrics.errors} failed (${percent(metrics.errorRate)}) · p50 ${metrics.p50Ms} ms · p95 ${metrics.p95Ms} ms`
+  return `${metrics.count} calls · ${metrics.errors} failed (${percent(metrics.errorRate)}) · p50 ${ms(metrics.p50Ms)} · p95 ${ms(metrics.p95Ms)}`
 }
 
 /** Calls to the swap service from the process that answered, over its recent window (not the cluster's). */
@@ -35,8 +37,8 @@ export function UpstreamSection({ upstream }: { upstream: UpstreamMetrics }) {
                   <Table.Cell>
                     {metrics.errors} ({percent(metrics.errorRate)})
                   </Table.Cell>
-                  <Table.Cell>{metrics.p50Ms} ms</Table.Cell>
-                  <Table.Cell>{metrics.p95Ms} ms</Table.Cell>
+                  <Table.Cell>{ms(metrics.p50Ms)}</Table.Cell>
+                  <Table.Cell>{ms(metrics.p95Ms)}</Table.Cell>
                 </Table.Row>
               ))}
             </Table.Body>
