@@ -1,14 +1,17 @@
 import { Text } from "@medusajs/ui"
+import { moneyAmount } from "../../../lib/format"
 import type { Shift } from "../../../lib/types"
 import { DetailRow } from "../detail-row"
 
 /** Fixed size whatever the SVG says; the SVG has only a viewBox, so it fills the box's width. */
 const QR_BOX = { width: 168, height: 168 }
 
-/** A refund shift is variable-rate: the store may send anything within the service's range. */
-function amountRange(shift: Shift): string {
-  if (shift.deposit_amount) return `${shift.deposit_amount} ${shift.deposit_coin ?? ""}`.trim()
-  return `${shift.deposit_min ?? "?"} – ${shift.deposit_max ?? "?"} ${shift.deposit_coin ?? ""}`.trim()
+/** A refund shift is variable-rate: the store may send anything within the service's range; what it owes is the guide. */
+function amountToSend(shift: Shift): string {
+  const coin = shift.deposit_coin ?? ""
+  if (shift.deposit_amount) return `${shift.deposit_amount} ${coin}`.trim()
+  const range = `${shift.deposit_min ?? "?"} – ${shift.deposit_max ?? "?"} ${coin}`.trim()
+  return shift.amount_due ? `the value of ${moneyAmount(shift.amount_due, shift.currency_code)} (accepted: ${range})` : range
 }
 
 /**
@@ -25,7 +28,7 @@ export function RefundDeposit({ shift }: { shift: Shift }) {
       <div className="flex flex-col gap-4 sm:flex-row">
         <div className="min-w-0 flex-1">
           <DetailRow label="Send" testId="crypto-swap-refund-deposit-range">
-            {amountRange(shift)} on {shift.deposit_network ?? "?"}
+            {amountToSend(shift)} on {shift.deposit_network ?? "?"}
           </DetailRow>
           <DetailRow label="To address" copy={shift.deposit_address} testId="crypto-swap-refund-deposit-address">
             {shift.deposit_address}
