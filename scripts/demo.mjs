@@ -28,6 +28,7 @@ import { runShopper } from "./lib/demo-shopper.mjs"
 import { bold, cyan, dim, green, info, red, run, seconds, step, waitFor, yellow } from "./lib/demo-steps.mjs"
 import { startStorefront } from "./lib/demo-storefront.mjs"
 import { findOrStartPostgres } from "./lib/postgres.mjs"
+import { freePort } from "./lib/free-port.mjs"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const DEMO = path.join(ROOT, "demo")
@@ -114,16 +115,6 @@ function portOpen(port) {
       resolve(true)
     })
     socket.once("error", () => resolve(false))
-  })
-}
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, "0.0.0.0", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
   })
 }
 /** The wanted port when it is free (interactive runs keep the usual URLs), else any free one. */

@@ -11,12 +11,12 @@
 import assert from "node:assert/strict"
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync } from "node:fs"
-import net from "node:net"
 import path from "node:path"
 import { after, before, test } from "node:test"
 import { fileURLToPath } from "node:url"
 import { chromium } from "playwright-core"
 import { CHROMIUM_PATH as CHROMIUM } from "../../scripts/lib/chromium.mjs"
+import { freePort } from "../../scripts/lib/free-port.mjs"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const ARTIFACTS = path.join(ROOT, "test-artifacts")
@@ -28,16 +28,6 @@ let paidOrderId
 // A shopper's own bitcoin address, for the refund.
 const SHOPPER_BTC_ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, "0.0.0.0", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** Starts `scripts/demo.mjs` with its admin dashboard and resolves with its URLs. */
 async function startDemo() {

