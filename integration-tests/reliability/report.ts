@@ -114,6 +114,28 @@ export function figure(value: number): string {
   return value.toLocaleString("en-US")
 }
 
+/** Generated requests by kind: how many were sent and what the app answered. */
+export type Tally = Map<string, { sent: number; statuses: Map<number, number> }>
+
+export function tallyOf(tally: Tally, kind: string, status: number) {
+  const entry = tally.get(kind) ?? { sent: 0, statuses: new Map() }
+  entry.sent += 1
+  entry.statuses.set(status, (entry.statuses.get(status) ?? 0) + 1)
+  tally.set(kind, entry)
+}
+
+/** One row per kind: `| kind | sent | 400 × 12, 404 × 3 |`, headed by what a kind is (`notification`, `input`). */
+export function tallyTable(tally: Tally, what: string): string {
+  const rows = [...tally.entries()].map(
+    ([kind, { sent, statuses }]) =>
+      `| ${kind} | ${figure(sent)} | ${[...statuses.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([status, count]) => `${status} × ${figure(count)}`)
+        .join(", ")} |`
+  )
+  return [`| ${what} | sent | answers |`, "| --- | --- | --- |", ...rows].join("\n")
+}
+
 /**
  * For `watchSecrets({ onClean: reportSecrets("webhook-attacks") })`: one row per spec in the
  * "Reliability: secrets" section, written only after the file's scan found no leak.

@@ -9,7 +9,7 @@ import { adminHeaders } from "../helpers/admin"
 import { eventually, ledgerOf, ledgerRow, reconcile } from "../helpers/ledger"
 import { webhookUrl } from "../../src/lib/webhook-token"
 import { internalDetail, send, type RawAnswer } from "./http"
-import { figure, reportSecrets, writeReportSection } from "./report"
+import { figure, reportSecrets, tallyOf, tallyTable, writeReportSection, type Tally } from "./report"
 import { stateSnapshot, snapshotSize } from "./state"
 
 jest.setTimeout(300_000)
@@ -26,27 +26,8 @@ const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 const JSON_TYPE = { "content-type": "application/json" }
 
 type Attack = { kind: string; method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }
-type Tally = Map<string, { sent: number; statuses: Map<number, number> }>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function tallyOf(tally: Tally, kind: string, status: number) {
-  const entry = tally.get(kind) ?? { sent: 0, statuses: new Map() }
-  entry.sent += 1
-  entry.statuses.set(status, (entry.statuses.get(status) ?? 0) + 1)
-  tally.set(kind, entry)
-}
-
-function tallyTable(tally: Tally): string {
-  const rows = [...tally.entries()].map(
-    ([kind, { sent, statuses }]) =>
-      `| ${kind} | ${figure(sent)} | ${[...statuses.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([status, count]) => `${status} × ${figure(count)}`)
-        .join(", ")} |`
-  )
-  return ["| notification | sent | answers |", "| --- | --- | --- |", ...rows].join("\n")
-}
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
@@ -458,7 +439,7 @@ medusaIntegrationTestRunner({
           `- State compared before and after: ${figure(state)} rows of ledger, history, carts, sessions, payments, captures, refunds and orders (bookkeeping columns \`updated_at\`, \`last_synced_at\`, \`next_sync_at\` aside).`,
           "- No answer was a 5xx; every refusal carried a message; no answer carried the private key, a stack frame, a path, SQL or a database or connection error; `Object.prototype` stayed clean.",
           "",
-          tallyTable(tally),
+          tallyTable(tally, "notification"),
         ].join("\n")
       )
     })

@@ -1,13 +1,14 @@
 import { defineMiddlewares, validateAndTransformBody } from "@medusajs/framework/http"
 import { registerWebhookSchema } from "./admin/crypto-swap/validators"
 import { attachCustomerIp } from "./middlewares/attach-customer-ip"
+import { checkSessionData } from "./middlewares/check-session-data"
 
 export default defineMiddlewares({
   routes: [
     {
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
-      middlewares: [attachCustomerIp],
+      middlewares: [attachCustomerIp, checkSessionData],
     },
     {
       // Notifications are small; anything larger is refused before it is parsed.

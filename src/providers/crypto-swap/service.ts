@@ -38,8 +38,7 @@ import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type
 import { planShift, type ShiftPlan } from "./shift-plan"
 import type { CryptoSwapSessionData, RefundRecord } from "./session-data"
 import { decideStatus, statusPolicy, type StatusDecision } from "./status-map"
-import { storefrontInputSchema, type StorefrontInput } from "./storefront-input"
-import { describeIssues } from "../../lib/describe-issues"
+import { parseStorefrontInput, storefrontInputSchema, type StorefrontInput } from "./storefront-input"
 
 type InjectedDependencies = { logger: Logger }
 
@@ -83,7 +82,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   }
 
   async initiatePayment({ amount, currency_code, data }: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
-    const input = this.parseStorefrontInput(data)
+    const input = parseStorefrontInput(storefrontInputSchema, data)
     const currency = currency_code.toLowerCase()
     const settlement = this.settlementFor(currency)
     const base = { session_id: input.session_id, amount: toDecimalString(amount), currency_code: currency }
@@ -451,14 +450,6 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       )
     }
     return settlement
-  }
-
-  private parseStorefrontInput(data: Record<string, unknown> | undefined): StorefrontInput {
-    const parsed = storefrontInputSchema.safeParse(data ?? {})
-    if (!parsed.success) {
-      throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid crypto payment details: ${describeIssues(parsed.error)}`)
-    }
-    return parsed.data
   }
 
   private hasPayment(data: Record<string, unknown> | undefined): data is Record<string, unknown> {

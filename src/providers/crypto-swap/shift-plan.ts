@@ -2,7 +2,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { chooseShiftType, findCoinNetwork, isMemoNetwork, isNetworkOffline, type Coin } from "../../lib/swap-service"
 import { roundUp } from "../../lib/money"
 import type { Settlement } from "./options"
-import type { StorefrontInput } from "./storefront-input"
+import type { StorefrontChoice } from "./storefront-input"
 
 /** Amounts are rounded to at most this many places: what the service shows and accepts for native coins. */
 const MAX_DECIMALS = 8
@@ -30,7 +30,7 @@ function invalid(message: string): never {
  * between the fixed flow (quote, then shift) and the variable flow the catalogue may demand.
  * `input` is null for the hosted checkout, where the shopper chooses on the service's page.
  */
-export function planShift(coins: Coin[], settlement: Settlement, input: StorefrontInput | null, amountDue: string): ShiftPlan {
+export function planShift(coins: Coin[], settlement: Settlement, input: StorefrontChoice | null, amountDue: string): ShiftPlan {
   const settleCoin = findCoinNetwork(coins, settlement.coin, settlement.network)
   if (!settleCoin) {
     throw new MedusaError(

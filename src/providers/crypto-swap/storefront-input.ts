@@ -1,4 +1,6 @@
+import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "@medusajs/framework/zod"
+import { describeIssues } from "../../lib/describe-issues"
 
 const token = (max: number) =>
   z
@@ -26,3 +28,17 @@ export const storefrontInputSchema = z
   .strict()
 
 export type StorefrontInput = z.output<typeof storefrontInputSchema>
+
+/** The storefront's own part, as a request carries it: Medusa adds `session_id` afterwards. */
+export const storefrontChoiceSchema = storefrontInputSchema.omit({ session_id: true })
+
+export type StorefrontChoice = z.output<typeof storefrontChoiceSchema>
+
+/** Parses what a storefront sent, or refuses it with every reason. */
+export function parseStorefrontInput<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
+  const parsed = schema.safeParse(data ?? {})
+  if (!parsed.success) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid crypto payment details: ${describeIssues(parsed.error)}`)
+  }
+  return parsed.data
+}

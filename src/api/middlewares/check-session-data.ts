@@ -1,0 +1,38 @@
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { catalogueFor, providerRegistry } from "../../lib/provider-registry"
+import { toDecimalString } from "../../lib/money"
+import { toMedusaError } from "../../providers/crypto-swap/errors"
+import { planShift } from "../../providers/crypto-swap/shift-plan"
+import { parseStorefrontInput, storefrontChoiceSchema } from "../../providers/crypto-swap/storefront-input"
+
+/**
+ * Refuses payment session `data` the provider would refuse, before Medusa's workflow runs. That
+ * workflow stores the data before the provider sees it (a NUL byte is then a database error, a 500)
+ * and deletes the collection's current session alongside: when the new one is refused, the old one
+ * cannot be recreated from its stored data, so a shopper's waiting payment would be lost to a bad request.
+ */
+export async function checkSessionData(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
+  const body = req.body as { provider_id?: unknown; data?: unknown } | undefined
+  const registry = providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const provider = typeof body?.provider_id === "string" ? registry.get(body.provider_id) : undefined
+  if (!provider) return next()
+  try {
+    const input = parseStorefrontInput(storefrontChoiceSchema, body!.data)
+    if (provider.options.mode !== "checkout") {
+      const {
+        data: [collection],
+      } = await req.scope.resolve(ContainerRegistrationKeys.QUERY).graph({
+        entity: "payment_collection",
+        fields: ["currency_code", "amount"],
+        filters: { id: req.params.id },
+      })
+      // An unknown collection or an unconfigured currency is Medusa's and the provider's to answer.
+      const settlement = collection ? provider.options.settlement[collection.currency_code.toLowerCase()] : undefined
+      if (settlement) planShift(await catalogueFor(provider).get(), settlement, input, toDecimalString(collection.amount))
+    }
+    next()
+  } catch (error) {
+    next(toMedusaError(error, "loading the coin list"))
+  }
+}
