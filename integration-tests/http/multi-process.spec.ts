@@ -1,74 +1,26 @@
-import { spawn, spawnSync } from "node:child_process"
-import path from "node:path"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { redisAnswers, startSecondProcess, useRedis } from "../helpers/multi-process"
 
 jest.setTimeout(240_000)
 
-const REDIS_URL = "redis://127.0.0.1:6379/7"
 const DB_NAME = "crypto_swap_multi_process"
-const root = path.resolve(__dirname, "../..")
-
-/** Whether a Redis answers, asked synchronously because Jest collects tests synchronously. */
-function redisAnswers(): boolean {
-  const probe = spawnSync(process.execPath, [
-    "-e",
-    `const s=require("net").connect(6379,"127.0.0.1");s.on("connect",()=>process.exit(0));s.on("error",()=>process.exit(1));setTimeout(()=>process.exit(1),2000)`,
-  ])
-  return probe.status === 0
-}
 
 if (!redisAnswers()) {
   describe("two Medusa processes sharing Redis", () => {
     it.skip("skipped: no Redis answers at 127.0.0.1:6379 (CI starts one; see .ci/run)", () => undefined)
   })
 } else {
-  process.env.CRYPTO_SWAP_TEST_REDIS_URL = REDIS_URL
+  useRedis(7)
   const env = useSandbox()
-
-  /** A second Medusa process on the same database and Redis, reconciling as fast as it can. */
-  function startSecondProcess(seconds: number) {
-    const { DB_HOST = "localhost", DB_PORT = "5432", DB_USERNAME = "postgres", DB_PASSWORD = "" } = process.env
-    const auth = DB_PASSWORD ? `${encodeURIComponent(DB_USERNAME)}:${encodeURIComponent(DB_PASSWORD)}` : encodeURIComponent(DB_USERNAME)
-    const child = spawn(
-      process.execPath,
-      [require.resolve("@medusajs/cli/cli.js"), "exec", "./integration-tests/helpers/second-process.ts"],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          NODE_OPTIONS: "",
-          DATABASE_URL: `postgres://${auth}@${DB_HOST}:${DB_PORT}/${DB_NAME}`,
-          CRYPTO_SWAP_SECOND_PROCESS_SECONDS: String(seconds),
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      }
-    )
-    let output = ""
-    child.stdout.on("data", (chunk) => (output += chunk))
-    child.stderr.on("data", (chunk) => (output += chunk))
-    const ready = new Promise<void>((resolve, reject) => {
-      child.stdout.on("data", () => output.includes("second process: reconciling") && resolve())
-      child.on("exit", (code) => reject(new Error(`second process exited early (${code}):\n${output.slice(-3000)}`)))
-    })
-    const done = new Promise<number | null>((resolve) => child.on("exit", resolve))
-    return { ready, done, output: () => output }
-  }
 
   medusaIntegrationTestRunner({
     dbName: DB_NAME,
     testSuite: ({ api, getContainer }) => {
-      beforeAll(async () => {
-        const { default: Redis } = await import("ioredis")
-        const redis = new Redis(REDIS_URL)
-        await redis.flushdb()
-        await redis.quit()
-      })
-
       it("two processes reconcile the same shifts and capture each order exactly once", async () => {
         const container = getContainer()
         const store = await createStoreFixture(container)
@@ -84,7 +36,7 @@ if (!redisAnswers()) {
         }
         await reconcile(container)
 
-        const second = startSecondProcess(20)
+        const second = startSecondProcess(DB_NAME, 20)
         await second.ready
         for (const { shiftId } of payments) {
           await env.control.deposit(shiftId)
