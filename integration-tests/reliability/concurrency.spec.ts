@@ -4,6 +4,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { watchSecrets } from "../helpers/secret-watch"
 import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
+import { adminHeaders } from "../helpers/admin"
 import { eventually, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
 import { redisAnswers, startSecondProcess, useRedis } from "../helpers/multi-process"
 import { webhookUrl } from "../../src/lib/webhook-token"
@@ -24,6 +25,7 @@ const watch = watchSecrets({ onClean: reportSecrets("concurrency") })
 const DELIVERIES = Number(process.env.RELIABILITY_CONCURRENT_DELIVERIES ?? 50)
 const STATUS_POLLS = Math.ceil(DELIVERIES / 5)
 const COMPLETES = 3
+const ADMIN_SYNCS = 3
 const JOB_RUNS = 3
 const SECOND_PROCESS_SECONDS = 25
 const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
@@ -32,7 +34,7 @@ const JSON_TYPE = { "content-type": "application/json" }
 medusaIntegrationTestRunner({
   dbName: DB_NAME,
   testSuite: ({ api, getContainer }) => {
-    it(`captures each order once when every settlement arrives ${DELIVERIES} times at once with the job, the status route and checkout completion${
+    it(`captures each order once when every settlement arrives ${DELIVERIES} times at once with the job, the status route, admin syncs and checkout completion${
       REDIS ? ", and a second process reconciling through Redis" : ""
     }`, async () => {
       const container = getContainer()
@@ -53,6 +55,9 @@ medusaIntegrationTestRunner({
         payments.push({ providerId, cartId: cart.id, sessionId: session.id, amount: session.data.amount, shiftId, checkoutId })
       }
       await reconcile(container)
+      const ledgerIds = new Map<string, string>()
+      for (const { shiftId } of payments) ledgerIds.set(shiftId, (await ledgerRow(container, { shift_id: shiftId })).id)
+      const admin = await adminHeaders(container)
       for (const { shiftId } of payments) {
         await env.control.deposit(shiftId)
         await env.control.walk(shiftId, ["processing", "settling", "settled"])
@@ -103,6 +108,14 @@ medusaIntegrationTestRunner({
               path: `/store/crypto-swap/payment-sessions/${payment.sessionId}?cart_id=${payment.cartId}`,
               headers: shop.headers.headers,
             }),
+            (status) => status === 200
+          )
+        ),
+        // A merchant pressing "sync" on the order page.
+        ...Array.from({ length: ADMIN_SYNCS }, () =>
+          call(
+            "admin sync",
+            send(baseUrl, { path: `/admin/crypto-swap/shifts/${ledgerIds.get(payment.shiftId)}/sync`, headers: { ...JSON_TYPE, ...admin.headers }, body: "{}" }),
             (status) => status === 200
           )
         ),
@@ -161,7 +174,7 @@ medusaIntegrationTestRunner({
           `\`integration-tests/reliability/concurrency.spec.ts\`: ${payments.length} payments (authorized on confirmation ×2, on settlement, a hosted checkout), ` +
             `each settled at the service before the store heard of it, then ${figure(requests)} requests and ${JOB_RUNS} runs of the reconciliation job, all at once: ` +
             `${DELIVERIES} deliveries of each settlement's notification to the plugin's webhook route (and as many of the checkout's to Medusa's own webhook route), ` +
-            `${STATUS_POLLS} polls of the status route and ${COMPLETES} cart completions per payment.`,
+            `${STATUS_POLLS} polls of the status route, ${ADMIN_SYNCS} admin syncs and ${COMPLETES} cart completions per payment.`,
           "",
           REDIS
             ? `- Two Medusa processes: the test app and a second one (\`medusa exec\`) reconciling the same shifts for ${SECOND_PROCESS_SECONDS} s (${figure(
