@@ -436,7 +436,7 @@ medusaIntegrationTestRunner({
             `${elapsedSeconds} s, all GETs: at most ${maxReads} per shift or checkout of this store (bound: one a second per ` +
             `route, plus one), and ${unknownReads} of unknown checkouts, all through Medusa's unauthenticated built-in route ` +
             `(${figure(builtIn)} notifications; bound: 5 verifications a second). The plugin's token route never looks up a shift the store does not know.`,
-          `- State compared before and after: ${figure(state)} rows of ledger, history, carts, sessions, payments, captures, refunds and orders (bookkeeping columns \`updated_at\`, \`last_synced_at\`, \`next_sync_at\` aside).`,
+          `- State compared before and after: ${figure(state)} rows of ledger, history, carts, sessions, payments, captures, refunds and orders (bookkeeping columns \`updated_at\`, \`last_synced_at\`, \`next_sync_at\` aside, and the collection's \`completed_at\`, which Medusa's own route restamps when a real settlement is replayed, with no second capture).`,
           "- No answer was a 5xx; every refusal carried a message; no answer carried the private key, a stack frame, a path, SQL or a database or connection error; `Object.prototype` stayed clean.",
           "",
           tallyTable(tally, "notification"),
