@@ -16,7 +16,18 @@ const client = {
     eur: { coin: "EURC", network: "ethereum", address: "0x2222222222222222222222222222222222222222" },
   },
   // Every tick syncs every open shift, so a test's explicit reconciliation run sees the latest state.
-  reconcile: { inFlightSeconds: 0, waitingSeconds: 0, reviewSeconds: 0, refundSeconds: 0, maxBackoffSeconds: 0 },
+  reconcile: {
+    inFlightSeconds: 0,
+    waitingSeconds: 0,
+    reviewSeconds: 0,
+    refundSeconds: 0,
+    maxBackoffSeconds: 0,
+    // The upstream-fault tests tick the job far more often than a store would, over many open shifts.
+    ...(process.env.CRYPTO_SWAP_TEST_MAX_READS_PER_MINUTE ? { maxReadsPerMinute: Number(process.env.CRYPTO_SWAP_TEST_MAX_READS_PER_MINUTE) } : {}),
+  },
+  // The upstream-fault tests wait less for an answer that never comes, and let the coin list go stale within seconds.
+  ...(process.env.CRYPTO_SWAP_TEST_TIMEOUT_MS ? { requestTimeoutMs: Number(process.env.CRYPTO_SWAP_TEST_TIMEOUT_MS) } : {}),
+  ...(process.env.CRYPTO_SWAP_TEST_CATALOGUE_TTL_SECONDS ? { catalogueTtlSeconds: Number(process.env.CRYPTO_SWAP_TEST_CATALOGUE_TTL_SECONDS) } : {}),
 }
 
 const provider = (id: string, options: Record<string, unknown> = {}) => ({
@@ -41,6 +52,8 @@ const redisModules = redisUrl
   : []
 
 module.exports = defineConfig({
+  // `medusa start` serves a built dashboard; the restart test runs this app as a real server without one.
+  admin: { disable: process.env.CRYPTO_SWAP_TEST_ADMIN === "off" },
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
     redisUrl,

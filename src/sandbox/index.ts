@@ -35,12 +35,16 @@ export type Sandbox = {
   advanceClock(seconds: number): Date
   createAccount(): Account
   getShift(id: string): ShiftView
+  /** Every shift made so far, oldest first: what tests count to prove nothing was made twice. */
+  shifts(): ShiftView[]
   deposit(shiftId: string, deposit?: IncomingDeposit): ShiftView
   setStatus(shiftId: string, change: StatusChange): ShiftView
   settings(): SettingsView
   configure(update: SettingsUpdate): SettingsView
   addFault(spec: FaultSpec): Fault
   clearFaults(): void
+  /** Removes one fault by its id; false if it is gone (used up or cleared). */
+  removeFault(id: string): boolean
   /** Every notification delivery attempt so far. */
   notifications(): NotificationDelivery[]
   /** Resolves once every notification delivery started so far has completed. */
@@ -100,12 +104,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     advanceClock: (seconds) => runtime.advanceClock(seconds),
     createAccount: () => createAccount(runtime.state),
     getShift: (id) => runtime.shiftView(id),
+    shifts: () => [...runtime.state.shifts.keys()].map((id) => runtime.shiftView(id)),
     deposit: (shiftId, deposit = {}) => runtime.simulateDeposit(shiftId, deposit),
     setStatus: (shiftId, change) => runtime.changeStatus(shiftId, change),
     settings: () => settingsView(runtime.settings),
     configure: (update) => runtime.configure(update),
     addFault: (spec) => runtime.faults.add(spec),
     clearFaults: () => runtime.faults.clear(),
+    removeFault: (id) => runtime.faults.remove(id),
     notifications: () => runtime.state.deliveries,
     notificationsSettled: () => runtime.notifier.idle(),
     requests: () => runtime.requestLog.entries,

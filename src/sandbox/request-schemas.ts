@@ -72,6 +72,10 @@ export const faultSchema = z.object({
   delayMs: z.number().int().min(0).optional(),
   times: z.number().int().min(1).optional(),
   reset: z.boolean().optional(),
+  /** Sent with the injected status, e.g. `Retry-After` on a 429. */
+  headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/), z.string()).optional(),
+  /** The sandbox handles the request first (its effects stand), then the fault replaces, delays or drops the answer. */
+  afterHandling: z.boolean().optional(),
 })
 
 const rateLimitsSchema = z.object({

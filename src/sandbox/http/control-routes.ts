@@ -47,6 +47,10 @@ export function controlRoutes(runtime: SandboxRuntime): Router {
     res.status(204).end()
   })
 
+  router.delete("/faults/:id", (req, res) => {
+    res.status(runtime.faults.remove(req.params.id) ? 204 : 404).end()
+  })
+
   router.get("/config", (_req, res) => {
     res.json(settingsView(runtime.settings))
   })

@@ -1,0 +1,296 @@
+import { spawn } from "node:child_process"
+import path from "node:path"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { useSandbox } from "../helpers/sandbox"
+import { watchSecrets } from "../helpers/secret-watch"
+import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
+import { storefront } from "../helpers/storefront"
+import { ledgerOf, orderWithPayments } from "../helpers/ledger"
+import { internalDetail, send } from "./http"
+import { figure, reportSecrets, writeReportSection } from "./report"
+
+jest.setTimeout(300_000)
+
+const DB_NAME = "crypto_swap_restart"
+const root = path.resolve(__dirname, "../..")
+/** How often the started stores' job ticks: the restarted ones must do the work on their own. */
+const RECONCILE_INTERVAL_MS = 500
+/** How long a started store may take to do what is awaited (boot, a few ticks); never reached when it works. */
+const PATIENCE_MS = 90_000
+// The test's own in-process app never reconciles: only the stores this test starts and kills do.
+process.env.CRYPTO_SWAP_RECONCILE_INTERVAL_MS = String(24 * 60 * 60 * 1000)
+
+const env = useSandbox()
+const watch = watchSecrets({ onClean: reportSecrets("restart") })
+const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Polls until `check` holds; fails with the last value once the store had all the time it could need. */
+async function until<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + PATIENCE_MS
+  for (;;) {
+    const value = await read()
+    if (check(value)) return value
+    if (Date.now() > deadline) throw new Error(`Still waiting for ${what}: ${JSON.stringify(value)?.slice(0, 2000)}`)
+    await sleep(200)
+  }
+}
+
+/** The storefront helper's API shape, over plain HTTP to a store this test started. */
+function httpApi(baseUrl: string) {
+  const call = async (method: string, url: string, body?: unknown, config?: unknown) => {
+    const headers = { "content-type": "application/json", ...(config as { headers?: Record<string, string> } | undefined)?.headers }
+    const answer = watch.check(await send(baseUrl, { method, path: url, headers, body: body === undefined ? undefined : JSON.stringify(body) }))
+    if (answer.status >= 400) {
+      throw Object.assign(new Error(`${method} ${url} answered ${answer.status}`), { response: { status: answer.status, data: answer.data } })
+    }
+    return { status: answer.status, data: answer.data as any }
+  }
+  return {
+    post: (url: string, body?: unknown, config?: unknown) => call("POST", url, body, config),
+    get: (url: string, config?: unknown) => call("GET", url, undefined, config),
+  }
+}
+
+/** A port nothing listens on, picked by the OS. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net")
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+type Store = { baseUrl: string; output: () => string; kill: () => Promise<void> }
+
+/** `medusa start` on the test's database: a real store process, as production runs it. */
+async function startStore(reconcileIntervalMs: number): Promise<Store> {
+  const port = await freePort()
+  const { DB_HOST = "localhost", DB_PORT = "5432", DB_USERNAME = "postgres", DB_PASSWORD = "" } = process.env
+  const auth = DB_PASSWORD ? `${encodeURIComponent(DB_USERNAME)}:${encodeURIComponent(DB_PASSWORD)}` : encodeURIComponent(DB_USERNAME)
+  const child = spawn(process.execPath, [require.resolve("@medusajs/cli/cli.js"), "start", "--port", String(port)], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_OPTIONS: "",
+      DATABASE_URL: `postgres://${auth}@${DB_HOST}:${DB_PORT}/${DB_NAME}`,
+      CRYPTO_SWAP_TEST_ADMIN: "off",
+      CRYPTO_SWAP_RECONCILE_INTERVAL_MS: String(reconcileIntervalMs),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let output = ""
+  child.stdout.on("data", (chunk) => (output += chunk))
+  child.stderr.on("data", (chunk) => (output += chunk))
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  let running = true
+  void exited.then(() => (running = false))
+  const baseUrl = `http://127.0.0.1:${port}`
+  await until(
+    "the store to answer",
+    async () => {
+      if (!running) throw new Error(`medusa start exited:\n${output.slice(-3000)}`)
+      return fetch(`${baseUrl}/health`).then((response) => response.ok, () => false)
+    },
+    Boolean
+  )
+  return {
+    baseUrl,
+    output: () => output,
+    kill: async () => {
+      // SIGKILL: no shutdown hook runs, nothing is flushed, as when a machine dies.
+      child.kill("SIGKILL")
+      await exited
+    },
+  }
+}
+
+async function ledgerRows(container: MedusaContainer, filter: Record<string, unknown>) {
+  return ledgerOf(container).listSwapShifts(filter)
+}
+
+function captureCount(order: Awaited<ReturnType<typeof orderWithPayments>>): number {
+  return (order?.payments ?? []).reduce((count: number, payment: any) => count + payment.captures.length, 0)
+}
+
+medusaIntegrationTestRunner({
+  dbName: DB_NAME,
+  testSuite: ({ getContainer }) => {
+    const started: Store[] = []
+
+    afterAll(async () => {
+      for (const store of started) await store.kill()
+    })
+
+    async function store(reconcileIntervalMs: number) {
+      const running = await startStore(reconcileIntervalMs)
+      started.push(running)
+      return running
+    }
+
+    /** The payment sessions of a cart that are not deleted, with their data. */
+    async function sessionsOf(cartId: string) {
+      const knex = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const { rows } = await knex.raw(
+        `select ps.id, ps.status, ps.data from payment_session ps
+           join cart_payment_collection cpc on cpc.payment_collection_id = ps.payment_collection_id and cpc.deleted_at is null
+          where cpc.cart_id = ? and ps.deleted_at is null`,
+        [cartId]
+      )
+      return rows as Array<{ id: string; status: string; data: Record<string, any> }>
+    }
+
+    it("kills the store right after shifts are made and right after a deposit; each restart brings every order to the right state", async () => {
+      const container = getContainer()
+      const fixture = await createStoreFixture(container)
+      const outcomes: Array<{ payment: string; killed: string; after: string }> = []
+
+      // --- First store: makes shifts, and is killed with one still being made -------------------------
+      // Its job never ticks: at the kill the ledger knows nothing of these payments.
+      const first = await store(24 * 60 * 60 * 1000)
+      const shopAtFirst = storefront(httpApi(first.baseUrl), fixture)
+      const pay = async (shop: ReturnType<typeof storefront>) => {
+        const cart = await shop.createCart()
+        const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+        return { cartId: cart.id as string, sessionId: session.id as string, shiftId: session.data.shift_id as string }
+      }
+      const paidWhileDown = await pay(shopAtFirst)
+      const neverPaid = await pay(shopAtFirst)
+      // The service makes the next shift but its answer is held: the store dies waiting for it.
+      const inFlightCart = await shopAtFirst.createCart()
+      const shiftsBefore = env.sandbox.shifts().length
+      env.sandbox.addFault({ method: "POST", path: "/v2/shifts/fixed", delayMs: 10 * 60 * 1000, afterHandling: true, times: 1 })
+      const inFlight = shopAtFirst.createPaymentSession(inFlightCart.id, PROVIDERS.default, BTC).then(
+        () => "answered",
+        () => "cut off"
+      )
+      const [lostShift] = await until("the service to make the held shift", async () => env.sandbox.shifts().slice(shiftsBefore), (made) => made.length === 1)
+      await first.kill()
+      expect(await inFlight).toBe("cut off")
+      env.sandbox.clearFaults()
+      expect(await ledgerRows(container, {})).toEqual([])
+      // Medusa stores a session before the provider answers: this one was left without a payment.
+      const [halfMade] = await sessionsOf(inFlightCart.id)
+      expect(halfMade.data.shift_id).toBeUndefined()
+      expect(lostShift.externalId).toBe(halfMade.id)
+
+      // While the store is down, one shopper pays in full.
+      await env.control.deposit(paidWhileDown.shiftId)
+      await env.control.walk(paidWhileDown.shiftId, ["processing", "settling", "settled"])
+
+      // --- Second store: its job alone catches up ----------------------------------------------------------
+      const second = await store(RECONCILE_INTERVAL_MS)
+      const placed = await until("the payment made while the store was down to be captured", () => orderWithPayments(container, paidWhileDown.cartId), (order) => captureCount(order) > 0)
+      expect(placed?.payments).toHaveLength(1)
+      expect(captureCount(placed)).toBe(1)
+      outcomes.push({ payment: "shift made, paid in full while the store was down", killed: "after the shift was made, before any reconciliation", after: "order placed, payment captured once" })
+      const [waiting] = await until("the unpaid shift to be followed", () => ledgerRows(container, { shift_id: neverPaid.shiftId }), (rows) => rows.length === 1)
+      expect(waiting.status).toBe("waiting")
+      expect(await orderWithPayments(container, neverPaid.cartId)).toBeUndefined()
+      // A session without a shift is nothing to follow: no ledger row, no order.
+      expect(await ledgerRows(container, { payment_session_id: halfMade.id })).toEqual([])
+      expect(await orderWithPayments(container, inFlightCart.id)).toBeUndefined()
+
+      // A payment started on this store, followed by its job.
+      const shopAtSecond = storefront(httpApi(second.baseUrl), fixture)
+      const depositCut = await pay(shopAtSecond)
+      await until("the new shift to be followed", () => ledgerRows(container, { shift_id: depositCut.shiftId }), (rows) => rows.length === 1)
+      // The deposit arrives and is confirmed. The job's tick reads the shift, its sync reads it again and
+      // records the news; the third read is the payment's authorization while the cart becomes an order:
+      // it is held, and the store dies there.
+      const readPath = `/v2/shifts/${depositCut.shiftId}`
+      const since = env.sandbox.requests().length
+      env.sandbox.deposit(depositCut.shiftId)
+      env.sandbox.setStatus(depositCut.shiftId, { status: "processing" })
+      env.sandbox.addFault({ method: "GET", path: readPath, times: 2 })
+      env.sandbox.addFault({ method: "GET", path: readPath, delayMs: 10 * 60 * 1000 })
+      await until(
+        "the authorization's read of the shift",
+        async () => env.sandbox.requests().slice(since).filter((request) => request.path === readPath).length,
+        (reads) => reads >= 3
+      )
+      await second.kill()
+      env.sandbox.clearFaults()
+      const [recorded] = await ledgerRows(container, { shift_id: depositCut.shiftId })
+      expect(recorded).toMatchObject({ status: "processing", authorized_at: null })
+      // The worst moment: the order exists, its payment does not.
+      expect(await orderWithPayments(container, depositCut.cartId)).toMatchObject({ payments: [] })
+
+      // --- Third store: finishes what the second left, then the rest of the day ----------------------
+      const third = await store(RECONCILE_INTERVAL_MS)
+      const authorized = await until("the confirmed deposit's order", () => orderWithPayments(container, depositCut.cartId), (order) => (order?.payments.length ?? 0) > 0)
+      expect(authorized?.payments).toHaveLength(1)
+      expect(captureCount(authorized)).toBe(0)
+      await env.control.walk(depositCut.shiftId, ["settling", "settled"])
+      const settled = await until("the settled deposit's capture", () => orderWithPayments(container, depositCut.cartId), (order) => captureCount(order) > 0)
+      expect(captureCount(settled)).toBe(1)
+      outcomes.push({
+        payment: "deposit confirmed while the store ran",
+        killed: "while the order was being placed: the news recorded, the order made, its payment not yet authorized",
+        after: "the order's payment authorized on restart, captured once when settled",
+      })
+
+      // The cart whose shift was cut off can't become an order on its session that holds no payment ...
+      const shopAtThird = storefront(httpApi(third.baseUrl), fixture)
+      const completion = await shopAtThird.complete(inFlightCart.id).then(
+        (answer) => answer.type,
+        (error) => `refused ${error.response?.status}: ${error.response?.data?.message}`
+      )
+      expect(completion).not.toBe("order")
+      expect(internalDetail(completion)).toBeUndefined()
+      expect(await orderWithPayments(container, inFlightCart.id)).toBeUndefined()
+      // ... and its shopper pays again on the same cart, and it works.
+      const { session: retried } = await shopAtThird.createPaymentSession(inFlightCart.id, PROVIDERS.default, BTC)
+      expect(retried.data.shift_id).not.toBe(lostShift.id)
+      await env.control.deposit(retried.data.shift_id)
+      await env.control.walk(retried.data.shift_id, ["processing", "settling", "settled"])
+      const recovered = await until("the retried payment's capture", () => orderWithPayments(container, inFlightCart.id), (order) => captureCount(order) > 0)
+      expect(recovered?.payments).toHaveLength(1)
+      expect(captureCount(recovered)).toBe(1)
+      expect(env.sandbox.getShift(lostShift.id).status).toBe("waiting")
+      outcomes.push({
+        payment: "shift being made (made upstream, answer not yet back)",
+        killed: "while the service's answer was on its way",
+        after: `no ledger row, no order; the session Medusa stored holds no shift, and completing the cart on it places no order (${completion}); the shopper's retry on the same cart is paid and captured once; the lost shift was never shown and stays unpaid`,
+      })
+
+      // The unpaid shift runs out: its payment is canceled.
+      await env.control.advanceClock(16 * 60)
+      const expired = await until("the unpaid shift to expire", () => ledgerRows(container, { shift_id: neverPaid.shiftId }), ([row]) => Boolean(row?.canceled_at))
+      expect(expired[0].status).toBe("expired")
+      expect((await sessionsOf(neverPaid.cartId)).map((session) => session.status)).toEqual(["canceled"])
+      expect(await orderWithPayments(container, neverPaid.cartId)).toBeUndefined()
+      outcomes.push({ payment: "shift made, never paid", killed: "after the shift was made, before any reconciliation", after: "followed as awaiting the deposit; expired and canceled when it ran out" })
+
+      // Nothing captured twice, across all three stores.
+      for (const cartId of [paidWhileDown.cartId, depositCut.cartId, inFlightCart.id]) {
+        expect(captureCount(await orderWithPayments(container, cartId))).toBe(1)
+      }
+      await third.kill()
+      for (const running of started) watch.check(running.output(), "a started store's output")
+
+      writeReportSection(
+        "Reliability: restarts",
+        [
+          "`integration-tests/reliability/restart.spec.ts`: three `medusa start` processes in turn on one database, each " +
+            `killed with SIGKILL (no shutdown hook runs); the restarted stores' own job (a tick every ${RECONCILE_INTERVAL_MS} ms) ` +
+            "does the catching up. The sandbox holds the service's answers to kill at exact moments.",
+          "",
+          "| payment | killed | after the restart |",
+          "| --- | --- | --- |",
+          ...outcomes.map(({ payment, killed, after }) => `| ${payment} | ${killed} | ${after} |`),
+          "",
+          `- ${figure(started.length)} store processes started, ${figure(2)} killed mid-work, ${figure(outcomes.length)} payments; ` +
+            "every order ended in its right state: captured exactly once, awaiting then expired, or never placed.",
+        ].join("\n")
+      )
+    })
+  },
+})
