@@ -59,11 +59,9 @@ const FAULTS: FaultKind[] = [
   { name: "malformed body", acted: true, spec: { status: 200, body: '{"id": "', afterHandling: true } },
 ]
 
-/** Whether the client repeats a call after this fault (transport.ts): a 429 did nothing, a read is harmless. */
+/** Whether the client repeats a call after this fault (transport.ts): a 429 did nothing, a read is harmless, a fixed shift is found again. */
 function retried(repeat: Repeat, fault: FaultKind): boolean {
-  if (fault.name === "429 + Retry-After") return true
-  if (repeat === "unsafe") return false
-  return repeat === "safe" || fault.name !== "malformed body"
+  return fault.name === "429 + Retry-After" || repeat !== "unsafe"
 }
 
 /** How often the call reaches the service: an outage fails every attempt, a single fault only the first. */

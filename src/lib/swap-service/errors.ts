@@ -18,8 +18,11 @@ export type Failure = {
   message: string
   status?: number
   code?: string
-  /** The call changes nothing upstream (reads, quotes), so repeating it after a malformed answer is harmless. */
-  sideEffectFree?: boolean
+  /**
+   * Repeating the call after a malformed answer is harmless: it changes nothing upstream (reads,
+   * quotes), or a repeat finds what the first attempt made (a fixed shift from its quote).
+   */
+  safeToRepeat?: boolean
 }
 
 /** The 500s the service uses for plain validation failures (service-behaviour.md "Errors"): the user's input, not an outage. */
@@ -49,7 +52,7 @@ export function classifyFailure(failure: Failure): { retryable: boolean; userErr
     case "network":
       return RETRYABLE
     case "malformed":
-      return failure.sideEffectFree ? RETRYABLE : NEITHER
+      return failure.safeToRepeat ? RETRYABLE : NEITHER
     case "graphql":
       return NEITHER
     case "response":

@@ -203,7 +203,7 @@ export class Transport {
       status,
       code: "MALFORMED_RESPONSE",
       message: `The swap service sent ${what}`,
-      sideEffectFree: call.repeat === "safe",
+      safeToRepeat: call.repeat !== "unsafe",
     })
   }
 

@@ -56,9 +56,9 @@ describe("classifyFailure", () => {
     expect(classifyFailure({ kind: "network", message: "reset" })).toEqual({ retryable: true, userError: false })
   })
 
-  it("retries a malformed answer only where the call has no side effect", () => {
-    expect(classifyFailure({ kind: "malformed", status: 200, message: "x", sideEffectFree: true })).toEqual({ retryable: true, userError: false })
-    expect(classifyFailure({ kind: "malformed", status: 201, message: "x", sideEffectFree: false })).toEqual({ retryable: false, userError: false })
+  it("retries a malformed answer only where a repeat is harmless", () => {
+    expect(classifyFailure({ kind: "malformed", status: 200, message: "x", safeToRepeat: true })).toEqual({ retryable: true, userError: false })
+    expect(classifyFailure({ kind: "malformed", status: 201, message: "x", safeToRepeat: false })).toEqual({ retryable: false, userError: false })
   })
 
   it("never retries GraphQL errors, and makes a refused request the user's", () => {
@@ -316,7 +316,7 @@ describe("SwapServiceClient failures against the sandbox", () => {
       expect((await harness.client().getPair(BTC, ETH)).min).toMatch(/^\d+(\.\d+)?$/)
     })
 
-    it("a malformed answer to a creation is not retryable and not retried", async () => {
+    it("a malformed answer to a variable shift is not retryable and not retried", async () => {
       fault({ method: "POST", path: "/v2/shifts/variable", status: 201, body: "{}", times: 1 })
       const failure = await failureOf(variableShift())
       expect(failure).toMatchObject({ status: 201, code: "MALFORMED_RESPONSE", retryable: false, userError: false })
@@ -415,6 +415,16 @@ describe("SwapServiceClient failures against the sandbox", () => {
       } finally {
         await proxy.close()
       }
+    })
+
+    it("after a garbled answer, returns the one shift the first attempt made", async () => {
+      const client = harness.client()
+      const accepted = await quote(client)
+      fault({ method: "POST", path: "/v2/shifts/fixed", status: 200, body: '{"id": "', afterHandling: true, times: 1 })
+      const shift = await client.createFixedShift({ quote: accepted, settleAddress: EVM_ADDRESS, externalId: "session_1" }, AS_END_USER)
+      expect(shift).toMatchObject({ quoteId: accepted.id, externalId: "session_1" })
+      expect(statusesOf(harness.upstream("POST", /^\/v2\/shifts\/fixed$/))).toEqual([200, 400])
+      expect(harness.sandbox().shifts()).toHaveLength(1)
     })
 
     it("after a timeout, still ends with exactly one shift", async () => {
