@@ -424,7 +424,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       return { ...data, status: "expired", canceled_at: new Date().toISOString() }
     } catch (error) {
       // The service refuses cancel-order for the first minutes of a shift (and may be down): an unpaid
-      // shift is harmless, so it is marked and reconciliation cancels it later.
+      // shift is harmless and expires on its own, so the request is only recorded (not retried).
       this.logger_.info(`crypto-swap: cancel of an unpaid shift deferred (${(error as Error).message})`)
       return { ...data, cancel_requested_at: data.cancel_requested_at ?? new Date().toISOString() }
     }
