@@ -577,7 +577,7 @@ medusaIntegrationTestRunner({
         await env.control.clearRequests()
         const url = `${ROUTES}/payment-sessions/${session.id}/requote`
         const answers = await Promise.all(
-          [0, 1, 2].map(async () => record(await api.post(url, { cart_id: cart.id }, shop.headers).catch((error) => error.response)))
+          [0, 1, 2].map(async () => record(await api.post(url, { cart_id: cart.id }, shop.headers).catch((error: { response: unknown }) => error.response)))
         )
         expect(answers.map((answer) => answer.status).sort()).toEqual([201, 404, 404])
         const created = answers.find((answer) => answer.status === 201)!.data.payment_session

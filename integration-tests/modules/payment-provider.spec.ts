@@ -57,7 +57,7 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
 
       await env.control.deposit(shiftId)
       await env.control.walk(shiftId, ["processing"])
-      const payment = await service.authorizePaymentSession(session.id, {})
+      const payment = (await service.authorizePaymentSession(session.id, {}))!
       expect(payment).toMatchObject({ provider_id: PROVIDER_ID, captured_at: null })
 
       await expect(service.capturePayment({ payment_id: payment.id })).rejects.toThrow(/can't be captured yet/)
@@ -87,7 +87,7 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       const shiftId = session.data!.shift_id as string
       await env.control.deposit(shiftId)
       await env.control.walk(shiftId, ["processing", "settling", "settled"])
-      const payment = await service.authorizePaymentSession(session.id, {})
+      const payment = (await service.authorizePaymentSession(session.id, {}))!
       const refunded = await service.refundPayment({ payment_id: payment.id, amount: 30 })
       expect(refunded.refunds).toHaveLength(1)
       const [stored] = await service.listPayments({ id: payment.id }, { select: ["data"] })

@@ -172,7 +172,7 @@ medusaIntegrationTestRunner({
       /** A body the route would take from its owner (every field required), broken in one way. */
       const hostileBody = (valid: Record<string, unknown>, fields: Record<string, fc.Arbitrary<unknown>>) =>
         fc.oneof(
-          fc.tuple(unknownKey.filter((key) => !Object.hasOwn(valid, key) && !Object.hasOwn(fields, key)), fc.jsonValue({ maxDepth: 2 })).map(([key, value]) => ({
+          fc.tuple(unknownKey.filter((key) => !Object.prototype.hasOwnProperty.call(valid, key) && !Object.prototype.hasOwnProperty.call(fields, key)), fc.jsonValue({ maxDepth: 2 })).map(([key, value]) => ({
             kind: "unknown body field",
             body: JSON.stringify({ ...valid, [key]: value }),
           })),
@@ -255,7 +255,7 @@ medusaIntegrationTestRunner({
       const dataField = fc.oneof(badText, wrongType)
       const hostileData = fc.oneof(
         // Keys the provider knows are no unknown keys (`session_id` and `customer_ip` are replaced by the server).
-        fc.tuple(unknownKey.filter((key) => !Object.hasOwn(storefrontInputSchema.shape, key)), fc.jsonValue({ maxDepth: 2 })).map(([key, value]) => ({
+        fc.tuple(unknownKey.filter((key) => !Object.prototype.hasOwnProperty.call(storefrontInputSchema.shape, key)), fc.jsonValue({ maxDepth: 2 })).map(([key, value]) => ({
           kind: "unknown data field",
           data: { ...validData, [key]: value } as unknown,
           shiftOnly: false,

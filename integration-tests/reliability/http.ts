@@ -8,7 +8,8 @@ export async function send(
   const response = await fetch(`${baseUrl.replace(/\/+$/, "")}${path}`, {
     method,
     headers,
-    body: method === "GET" || method === "HEAD" ? undefined : body,
+    // Bytes copied into a plain Uint8Array: what fetch's types take.
+    body: method === "GET" || method === "HEAD" || body === undefined ? undefined : typeof body === "string" ? body : new Uint8Array(body),
     redirect: "manual",
     signal: AbortSignal.timeout(60_000),
   })
