@@ -1,0 +1,224 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { useSandbox } from "../integration-tests/helpers/sandbox"
+import { createStoreFixture, PROVIDERS } from "../integration-tests/helpers/store-fixtures"
+import { storefront } from "../integration-tests/helpers/storefront"
+import { ledgerOf, reconcile } from "../integration-tests/helpers/ledger"
+import { collectGarbage, figure, mb, median, ms, percentile, reportBenchmark, size, timed, verdict, withPeakRss } from "./harness"
+import { configureReconciliation, seedOpenShifts, setDue, shippedReconcileDefaults } from "./seed"
+
+// Benchmarks 2 (reconciliation scale) and 5 (memory): the scheduled tick over many open shifts.
+jest.setTimeout(15 * 60 * 1000)
+
+const env = useSandbox()
+
+/**
+ * Three reconciliation configurations on the test app's providers, all with the default concurrency
+ * (8) and the test app's cadence of 0 s (every open shift is due at every tick):
+ * - lifted: single reads with a read budget that never binds, to measure the machinery;
+ * - bulk: `bulkRead` (50 shifts per request) with the default budget of 600 reads a minute;
+ * - shipped: the defaults (single reads, 600 reads a minute).
+ */
+const LIFTED = PROVIDERS.default
+const BULK = PROVIDERS.beforePayment
+const SHIPPED = PROVIDERS.checkout
+
+function configure(container: MedusaContainer) {
+  configureReconciliation(container, LIFTED, { maxReadsPerMinute: 100_000_000 })
+  configureReconciliation(container, BULK, { bulkRead: true })
+  return configureReconciliation(container, SHIPPED, {})
+}
+
+/** One tick as the job runs it: wall time, peak RSS and the upstream requests it made. */
+async function measuredTick(container: MedusaContainer) {
+  env.sandbox.clearRequests()
+  const startedAt = Date.now()
+  const { result: timing, peakRss, rssBefore } = await withPeakRss(() => timed(() => reconcile(container)))
+  const requests = env.sandbox.requests()
+  return { ...timing.result, startedAt, ms: timing.ms, peakRss, rssBefore, requests: requests.length, paths: new Set(requests.map((r) => `${r.method} ${r.path.replace(/\/v2\/shifts\/[^/?]+$/, "/v2/shifts/:id")}`)) }
+}
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    beforeEach(() => env.sandbox.reset())
+
+    /** Whole-tick wall time of unchanged shifts at the smaller size, for the marginal cost of a capture. */
+    const unchangedTickMs = new Map<number, number>()
+
+    it("2a/2b. reconciliation scale: ticks over 1,000 and 10,000 open shifts", async () => {
+      const container = getContainer()
+      const shipped = configure(container)
+      const sizes = [size(1000, 50), size(10_000, 200)]
+      const rows: string[][] = []
+      const findings: string[] = []
+      let seeded = 0
+      let seedMs = 0
+      for (const count of sizes) {
+        seedMs += (await timed(() => seedOpenShifts(container, env.sandbox, count - seeded, LIFTED))).ms
+        seeded = count
+
+        await setDue(container, false)
+        const idle = await measuredTick(container)
+        expect(idle.stats.due).toBe(0)
+
+        await setDue(container, true, LIFTED)
+        const single = await measuredTick(container)
+        expect(single.stats).toEqual({ due: count, read: count, changed: 0, failed: 0, deferred: 0 })
+        unchangedTickMs.set(count, single.ms)
+
+        await setDue(container, true, BULK)
+        const bulk = await measuredTick(container)
+        expect(bulk.stats).toMatchObject({ due: count, read: count, changed: 0, failed: 0, deferred: 0 })
+
+        rows.push([
+          figure(count),
+          `${ms(idle.ms)}, ${figure(idle.requests)} requests`,
+          ms(single.ms),
+          figure(single.requests),
+          figure(Math.round(count / (single.ms / 1000))),
+          `${mb(single.rssBefore)} -> ${mb(single.peakRss)}`,
+          ms(bulk.ms),
+          figure(bulk.requests),
+          figure(Math.round(count / (bulk.ms / 1000))),
+        ])
+        findings.push(`${figure(count)} shifts, nothing due: upstream requests [0]: ${idle.requests === 0 ? "met" : `**missed**: ${idle.requests}`}.`)
+        if (count === sizes[sizes.length - 1]) {
+          findings.push(`${figure(count)} shifts all due and unchanged, single reads [<= 60 s]: ${verdict(+(single.ms / 1000).toFixed(1), 60, " s")}; with bulk reads ${(bulk.ms / 1000).toFixed(1)} s.`)
+        }
+      }
+      const [small, large] = sizes.map((count) => unchangedTickMs.get(count)!)
+      findings.push(`Growth from ${figure(sizes[0])} to ${figure(sizes[1])} shifts (single reads): ${(large / small).toFixed(1)}x the time for ${sizes[1] / sizes[0]}x the shifts.`)
+
+      // The shipped defaults on the largest size: one tick reads what the budget allows and defers the rest.
+      await setDue(container, true, SHIPPED)
+      const capped = await measuredTick(container)
+      expect(capped.stats.read + capped.stats.deferred).toBe(seeded)
+      const defaults = shippedReconcileDefaults()
+      const minutesToReadAll = seeded / shipped.maxReadsPerMinute
+      findings.push(
+        `With the shipped defaults (single reads, \`maxReadsPerMinute\` ${figure(shipped.maxReadsPerMinute)}) one tick over ${figure(seeded)} due shifts ` +
+          `read ${figure(capped.stats.read)} and deferred ${figure(capped.stats.deferred)} (${ms(capped.ms)}): reading all of them takes ` +
+          `${minutesToReadAll.toFixed(1)} minutes, so one worker follows at most ${figure(Math.floor((shipped.maxReadsPerMinute * defaults.waitingSeconds) / 60))} ` +
+          `shifts waiting for a deposit at the default ${defaults.waitingSeconds} s cadence. Thousands of open shifts need \`bulkRead: true\` (50 shifts a request, ` +
+          `${figure(Math.ceil(seeded / 50))} requests for ${figure(seeded)}) or a higher budget where the service allows it.`
+      )
+
+      reportBenchmark("reconciliation scale", {
+        method:
+          `Open shifts seeded in bulk (${figure(seeded)} in ${(seedMs / 1000).toFixed(1)} s): variable shifts created through the sandbox's API with the plugin's client, ` +
+          `ledger rows inserted through the ledger module in chunks of 1,000 (no payment sessions, no checkouts); all wait for a deposit, so every due ` +
+          `one is read and found unchanged. Each tick is \`reconcileShiftsWorkflow\` as the scheduled job runs it (discovery, due shifts, run record), ` +
+          `made due or not due by one SQL update of \`next_sync_at\`. Default concurrency (8). "Single reads" lifts the read budget so it never binds ` +
+          `(the machinery's own speed); "bulk reads" is \`bulkRead: true\` with the default budget. Upstream requests from the sandbox's log; peak RSS ` +
+          `sampled every 20 ms in the one process that runs Medusa, the sandbox and jest.`,
+        figures: [
+          ["columns", "open shifts / tick with nothing due / all due, single reads: wall time, upstream requests, shifts per s, RSS before -> peak / bulk reads: wall time, requests, shifts per s"],
+          ...rows.map((row) => [row[0], row.slice(1).join(" / ")] as [string, string]),
+        ],
+        findings,
+      })
+    })
+
+    it("2c. reconciliation scale: all due, 10% settle", async () => {
+      const container = getContainer()
+      configure(container)
+      const total = size(1000, 50)
+      const settling = total / 10
+      const shop = storefront(api, await createStoreFixture(container))
+      const paid: Array<{ cartId: string; shiftId: string }> = []
+      for (let i = 0; i < settling; i++) {
+        const cart = await shop.createCart()
+        const { session } = await shop.createPaymentSession(cart.id, LIFTED, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+        paid.push({ cartId: cart.id, shiftId: session.data.shift_id })
+      }
+      // The paid ones are authorized (their orders placed) before the tick measured, as they would be.
+      await reconcile(container)
+      for (const { shiftId } of paid) {
+        env.sandbox.deposit(shiftId)
+        env.sandbox.setStatus(shiftId, { status: "processing" })
+      }
+      await reconcile(container)
+      const ledger = ledgerOf(container)
+      expect(await ledger.listSwapShifts({ authorized_at: { $ne: null } }, { select: ["id"] })).toHaveLength(settling)
+      await seedOpenShifts(container, env.sandbox, total - settling, LIFTED)
+      for (const { shiftId } of paid) {
+        env.sandbox.setStatus(shiftId, { status: "settling" })
+        env.sandbox.setStatus(shiftId, { status: "settled" })
+      }
+
+      await setDue(container, true)
+      const tick = await measuredTick(container)
+      expect(tick.stats).toEqual({ due: total, read: total, changed: settling, failed: 0, deferred: 0 })
+      const captured = await ledger.listSwapShifts({ captured_at: { $ne: null } }, { select: ["shift_id"] })
+      expect(captured.map((row) => row.shift_id).sort()).toEqual(paid.map(({ shiftId }) => shiftId).sort())
+      const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const captures: Array<{ created_at: Date }> = await knex("capture").select("created_at")
+      expect(captures).toHaveLength(settling)
+
+      const unchanged = unchangedTickMs.get(total)
+      const perCapture = unchanged === undefined ? undefined : (tick.ms - unchanged) / settling
+      const sinceStart = captures.map((capture) => new Date(capture.created_at).getTime() - tick.startedAt)
+      reportBenchmark("reconciliation with settlements", {
+        method:
+          `${figure(total)} open shifts, all due: ${figure(settling)} of them real checkouts (cart, payment session through the store route, fixed shift, ` +
+          `authorized by an earlier tick so their orders exist) whose shifts the sandbox then marked settled, and ${figure(total - settling)} seeded ` +
+          `as in "reconciliation scale". One tick with single reads (budget lifted, default concurrency 8).`,
+        figures: [
+          ["tick wall time", ms(tick.ms)],
+          ["shifts changed / captured (ledger) / Medusa captures", `${figure(tick.stats.changed)} / ${figure(captured.length)} / ${figure(captures.length)}`],
+          ["upstream requests in the tick", figure(tick.requests)],
+          ...(perCapture === undefined ? [] : [["marginal time per capture (tick minus the all-unchanged tick at the same size, divided by captures)", ms(perCapture)] as [string, string]]),
+          ["capture written, from the tick's start: median / p95", `${ms(median(sinceStart))} / ${ms(percentile(sinceStart, 95))}`],
+        ],
+        findings: [
+          `Exactly the settled ones captured: ${captured.length === settling && captures.length === settling ? "yes" : "**no**"} (${figure(captured.length)} ledger rows, ${figure(captures.length)} Medusa captures, ${figure(settling)} settled).`,
+        ],
+      })
+    })
+
+    it("5. memory: RSS before and after 10,000 reconciliations", async () => {
+      const container = getContainer()
+      configure(container)
+      const open = size(1000, 100)
+      const ticks = size(10, 3)
+      await seedOpenShifts(container, env.sandbox, open, LIFTED)
+      /** A tick over every open shift, then a full collection: the state each RSS figure is taken in. */
+      async function tickAndCollect() {
+        await setDue(container, true)
+        const { stats } = await reconcile(container)
+        // The sandbox shares the process: its request log is emptied so it does not count as the plugin's memory.
+        env.sandbox.clearRequests()
+        collectGarbage()
+        return stats.read
+      }
+      // Warm-up ticks: caches, JIT and pools reach their working size before the baseline.
+      for (let i = 0; i < 3; i++) await tickAndCollect()
+      const before = process.memoryUsage()
+      const samples: number[] = []
+      let reconciliations = 0
+      for (let i = 0; i < ticks; i++) {
+        reconciliations += await tickAndCollect()
+        samples.push(process.memoryUsage.rss())
+      }
+      const after = process.memoryUsage()
+      expect(reconciliations).toBe(open * ticks)
+      const growth = after.rss - before.rss
+      const secondHalf = samples[samples.length - 1] - samples[Math.floor(samples.length / 2) - 1]
+      reportBenchmark("memory", {
+        method:
+          `${figure(open)} open shifts seeded as in "reconciliation scale", all due at every tick (single reads, budget lifted); ${ticks} ticks = ` +
+          `${figure(reconciliations)} shift reconciliations (read, compared, written back). Three warm-up ticks first; RSS and heap measured after full ` +
+          `garbage collections (\`--expose-gc\`). The process runs Medusa, the sandbox (request log emptied after each tick) and jest.`,
+        figures: [
+          ["RSS before / after", `${mb(before.rss)} / ${mb(after.rss)}`],
+          ["RSS growth", mb(growth)],
+          ["heap used before / after", `${mb(before.heapUsed)} / ${mb(after.heapUsed)}`],
+          ["RSS after each tick", samples.map(mb).join(", ")],
+          ["RSS growth over the second half of the ticks", mb(secondHalf)],
+        ],
+        findings: [`RSS growth [<= 30 MB]: ${verdict(+(growth / 1024 / 1024).toFixed(1), 30, " MB")}.`],
+      })
+    })
+  },
+})

@@ -1,0 +1,80 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { Sandbox } from "../src/sandbox"
+import { clientFor, providerRegistry } from "../src/lib/provider-registry"
+import { mapConcurrently } from "../src/lib/concurrency"
+import { parseOptions, type CryptoSwapOptions } from "../src/providers/crypto-swap/options"
+import { ledgerOf } from "../integration-tests/helpers/ledger"
+
+/**
+ * Open shifts in bulk, without a checkout each: variable shifts created through the sandbox's API
+ * (`POST /v2/shifts/variable`, with the plugin's own client) and their ledger rows inserted in chunks
+ * through the ledger module, as discovery would record them but with no payment session. They wait
+ * for a deposit, so a sync finds them unchanged.
+ */
+export async function seedOpenShifts(container: MedusaContainer, sandbox: Sandbox, count: number, providerId: string): Promise<void> {
+  sandbox.configure({ maxOpenVariableShifts: 1_000_000 })
+  const client = clientFor(providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(providerId)!)
+  const shifts = await mapConcurrently(Array.from({ length: count }, (_, i) => i), 16, () =>
+    client.createVariableShift(
+      { depositCoin: "BTC", depositNetwork: "bitcoin", settleCoin: "USDC", settleNetwork: "ethereum", settleAddress: "0x1111111111111111111111111111111111111111" },
+      { userIp: "203.0.113.10" }
+    )
+  )
+  const ledger = ledgerOf(container)
+  for (let start = 0; start < shifts.length; start += 1000) {
+    await ledger.createSwapShifts(
+      shifts.slice(start, start + 1000).map((shift) => ({
+        shift_id: shift.id,
+        kind: "payment" as const,
+        type: "variable",
+        provider_id: providerId,
+        deposit_coin: shift.depositCoin,
+        deposit_network: shift.depositNetwork,
+        deposit_address: shift.depositAddress ?? null,
+        settle_coin: shift.settleCoin,
+        settle_network: shift.settleNetwork,
+        status: shift.status,
+        expires_at: new Date(shift.expiresAt),
+        next_sync_at: new Date(),
+      }))
+    )
+  }
+  sandbox.clearRequests()
+}
+
+/**
+ * Every open ledger row due now (or not due for an hour), for `providerId` when given: one SQL update,
+ * so the ticks measured start from the same state.
+ */
+export async function setDue(container: MedusaContainer, due: boolean, providerId?: string): Promise<void> {
+  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const nextSyncAt = new Date(Date.now() + (due ? -1000 : 3_600_000))
+  await knex("crypto_swap_shift")
+    .whereNull("deleted_at")
+    .where("terminal", false)
+    .update({ next_sync_at: nextSyncAt, ...(providerId ? { provider_id: providerId } : {}) })
+}
+
+/**
+ * Reconciliation options for one provider of the test app, before its first tick in this process
+ * (the read budget is made at first use). The benchmarks compare configurations side by side on the
+ * test app's providers rather than booting one app per configuration.
+ */
+export function configureReconciliation(container: MedusaContainer, providerId: string, reconcile: Partial<CryptoSwapOptions["reconcile"]>) {
+  const provider = providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(providerId)!
+  provider.options = { ...provider.options, reconcile: { ...provider.options.reconcile, ...reconcile } }
+  return provider.options.reconcile
+}
+
+/** The reconciliation options a store gets when it sets none (the test app sets a cadence of 0 s). */
+export function shippedReconcileDefaults(): CryptoSwapOptions["reconcile"] {
+  return parseOptions({
+    baseUrl: "https://service.example",
+    graphqlUrl: "https://service.example/graphql",
+    payUrl: "https://pay.example",
+    accountId: "account",
+    privateKey: "key",
+    settlement: { usd: { coin: "USDC", network: "ethereum", address: "0x1111111111111111111111111111111111111111" } },
+  }).reconcile
+}
