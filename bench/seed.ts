@@ -35,7 +35,7 @@ export async function seedOpenShifts(container: MedusaContainer, sandbox: Sandbo
         settle_coin: shift.settleCoin,
         settle_network: shift.settleNetwork,
         status: shift.status,
-        expires_at: new Date(shift.expiresAt),
+        expires_at: shift.expiresAt ? new Date(shift.expiresAt) : null,
         next_sync_at: new Date(),
       }))
     )

@@ -3,7 +3,8 @@
 // app and real PostgreSQL, then one integration file again on an embedded PostgreSQL to prove the
 // fallback a laptop without a database relies on, then the demo (`npm run demo -- --once`: a scripted
 // shopper pays in the demo store) and the browser tests of its pages.
-//   node scripts/test.mjs [unit|integration|reliability|demo|all] [-- extra jest args]
+// Along the way it type-checks the tests and runs every benchmark small (`npm run bench -- --quick`).
+//   node scripts/test.mjs [unit|integration|reliability|bench|demo|all] [-- extra jest args]
 // (`reliability` runs only the reliability suite, which `integration` and `all` run after the HTTP one;
 // `demo` runs the demo and the browser tests.)
 import { spawnSync } from "node:child_process"
@@ -23,45 +24,51 @@ mkdirSync(reports, { recursive: true })
 const totals = { passed: 0, failed: 0, skipped: 0 }
 let runs = 0
 
-function jest(testType, args, env = {}) {
-  console.log(`\n=== jest ${testType} ${args.join(" ")}`)
-  const report = path.join(reports, `${++runs}-${testType.replace(":", "-")}.json`)
-  const result = spawnSync(
-    process.execPath,
-    [path.join(root, "node_modules/jest/bin/jest.js"), "--runInBand", "--forceExit", "--json", `--outputFile=${report}`, ...args],
-    {
-      cwd: root,
-      stdio: "inherit",
-      env: {
-        ...process.env,
-        TEST_TYPE: testType,
-        NODE_OPTIONS: "--experimental-vm-modules",
-        // The apps under test log their own requests at info level: keep the output to what matters.
-        LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
-        ...env,
-      },
-    }
-  )
-  if (existsSync(report)) {
+/** Runs node with `args` and adds what it reports to the totals: a jest JSON or TAP report, else one test. */
+function run(label, args, env = {}, report) {
+  console.log(`\n=== ${label}`)
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } })
+  const passed = result.status === 0
+  if (report?.endsWith(".json") && existsSync(report)) {
     const { numPassedTests, numFailedTests, numPendingTests, numRuntimeErrorTestSuites } = JSON.parse(readFileSync(report, "utf8"))
     totals.passed += numPassedTests
     totals.failed += numFailedTests + numRuntimeErrorTestSuites
     totals.skipped += numPendingTests
+  } else if (report?.endsWith(".tap") && existsSync(report)) {
+    const tap = readFileSync(report, "utf8")
+    const count = (name) => Number(tap.match(new RegExp(`^# ${name} (\\d+)$`, "m"))?.[1] ?? 0)
+    totals.passed += count("pass")
+    totals.failed += count("fail") + count("cancelled")
+    totals.skipped += count("skipped")
   } else {
-    totals.failed += 1
+    totals[passed ? "passed" : "failed"] += 1
   }
-  return result.status === 0
+  return passed
+}
+
+const reportFile = (name, extension) => path.join(reports, `${++runs}-${name.replace(/[^\w-]+/g, "-")}.${extension}`)
+const JEST = path.join(root, "node_modules/jest/bin/jest.js")
+
+function jest(testType, args, env = {}) {
+  const report = reportFile(testType, "json")
+  return run(`jest ${testType} ${args.join(" ")}`, [JEST, "--runInBand", "--forceExit", "--json", `--outputFile=${report}`, ...args], {
+    TEST_TYPE: testType,
+    NODE_OPTIONS: "--experimental-vm-modules",
+    // The apps under test log their own requests at info level: keep the output to what matters.
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
+    ...env,
+  }, report)
 }
 
 function dbEnv(db) {
   return { DB_HOST: db.host, DB_PORT: String(db.port), DB_USERNAME: db.user, DB_PASSWORD: db.password }
 }
 
-async function withPostgres(options, run) {
+async function withPostgres(options, body) {
   const db = await findOrStartPostgres({ dataDir: path.join(root, ".tmp", "test-postgres"), ...options })
   console.log(db.embedded ? `Using embedded PostgreSQL on port ${db.port}` : `Using PostgreSQL at ${db.host}:${db.port}`)
   try {
-    return run(dbEnv(db))
+    return body(dbEnv(db))
   } finally {
     await db.stop()
   }
@@ -69,6 +76,8 @@ async function withPostgres(options, run) {
 
 const failures = []
 if (what === "unit" || what === "all") {
+  // The build type-checks the plugin; this covers what it leaves out: tests and benchmarks.
+  if (!run("tsc -p tsconfig.tests.json", [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.tests.json"])) failures.push("types")
   if (!jest("unit", rest)) failures.push("unit")
 }
 if (what === "integration" || what === "all") {
@@ -89,36 +98,24 @@ if (what === "all") {
   })
 }
 
-/** A command other than jest, counted as one test (the demo) or by its TAP summary (node --test). */
-function command(label, args, env = {}, tapReport) {
-  console.log(`\n=== ${label}`)
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } })
-  const passed = result.status === 0
-  if (tapReport && existsSync(tapReport)) {
-    const tap = readFileSync(tapReport, "utf8")
-    const count = (name) => Number(tap.match(new RegExp(`^# ${name} (\\d+)$`, "m"))?.[1] ?? 0)
-    totals.passed += count("pass")
-    totals.failed += count("fail") + count("cancelled")
-    totals.skipped += count("skipped")
-  } else {
-    totals[passed ? "passed" : "failed"] += 1
-  }
-  return passed
+if (what === "bench" || what === "all") {
+  // Every benchmark, small: it works and its figures are sane (never how fast: that is `npm run bench`).
+  const report = reportFile("bench-quick", "json")
+  if (!run("npm run bench -- --quick", ["bench/run.mjs", "--quick", "--json", `--outputFile=${report}`], {}, report)) failures.push("bench --quick")
 }
-
 if (what === "demo" || what === "all") {
   // Its own database, dropped first, so a store owner's `npm run demo` data is never touched.
-  if (!command("npm run demo -- --once", ["scripts/demo.mjs", "--once", "--database", "crypto_swap_demo_test", "--fresh"])) {
+  if (!run("npm run demo -- --once", ["scripts/demo.mjs", "--once", "--database", "crypto_swap_demo_test", "--fresh"])) {
     failures.push("demo")
   } else if (!existsSync(CHROMIUM_PATH) && !process.env.CI) {
     // CI installs Chromium (.ci/run); a laptop without it is told how rather than failed.
     console.log(`\nSkipped the browser tests: no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH)`)
     totals.skipped += 1
   } else {
-    const tapReport = path.join(reports, "browser.tap")
+    const tapReport = reportFile("browser", "tap")
     const browserArgs = ["--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tapReport}`, "integration-tests/browser/"]
     // The demo run just built and installed the plugin into demo/.
-    if (!command("browser tests (node --test integration-tests/browser/)", browserArgs, { DEMO_NO_BUILD: "1" }, tapReport)) failures.push("browser")
+    if (!run("browser tests (node --test integration-tests/browser/)", browserArgs, { DEMO_NO_BUILD: "1" }, tapReport)) failures.push("browser")
   }
 }
 
