@@ -24,7 +24,9 @@ export function ShiftAmounts({ shift }: { shift: Shift }) {
         {depositAmountText(shift)} · {coinLabel(shift.deposit_coin, shift.deposit_network)}
       </DetailRow>
       <DetailRow label={refund ? "Shopper receives" : "Store receives"} testId="crypto-swap-settle">
-        {coinAmount(shift.settle_amount, shift.settle_coin)} · {coinLabel(shift.settle_coin, shift.settle_network)}
+        {/* A refund shift is variable-rate: what the shopper gets is known once the store's deposit converts. */}
+        {refund && !shift.settle_amount ? "What the store's deposit converts to" : coinAmount(shift.settle_amount, shift.settle_coin)} ·{" "}
+        {coinLabel(shift.settle_coin, shift.settle_network)}
       </DetailRow>
       {shift.settle_address ? (
         <DetailRow label={refund ? "Shopper's address" : "Settlement address"} copy={shift.settle_address}>
