@@ -1,5 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import path from "node:path"
+import type { SecretWatchCounts } from "../helpers/secret-watch"
 
 /**
  * The reliability suite's figures go to bench/RESULTS.md, beside the benchmarks': each spec owns
@@ -141,15 +142,7 @@ export function tallyTable(tally: Tally, what: string): string {
  * "Reliability: secrets" section, written only after the file's scan found no leak.
  */
 export function reportSecrets(spec: string) {
-  return (counts: {
-    loggerLines: number
-    consoleLines: number
-    streamLines: number
-    responses: number
-    errors: number
-    values: number
-    characters: number
-  }) =>
+  return (counts: SecretWatchCounts) =>
     upsertReportTableRow("Reliability: secrets", {
       intro:
         "Every spec of the reliability suite runs under `integration-tests/helpers/secret-watch.ts`: it captures every " +
