@@ -99,6 +99,31 @@ medusaIntegrationTestRunner({
       expect(session.status).toBe("canceled")
     })
 
+    it("lets a shift the shopper switched away from expire without touching the order the new one paid for", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session: first } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      await reconcile(container)
+      // The shopper picks another coin: Medusa deletes the first session (its shift is too young to cancel).
+      const { session: second } = await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "ETH", deposit_network: "ethereum" })
+      const secondShift = second.data.shift_id as string
+      await env.control.deposit(secondShift)
+      await env.control.walk(secondShift, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+      expect(captureCount(await orderWithPayments(container, cart.id))).toBe(1)
+
+      await env.control.advanceClock(16 * 60)
+      await reconcile(container)
+      await reconcile(container)
+      const abandoned = await ledgerRow(container, { shift_id: first.data.shift_id })
+      expect(abandoned).toMatchObject({ status: "expired", terminal: true, order_canceled_at: null })
+      const order = await orderWithPayments(container, cart.id)
+      expect(order?.status).not.toBe("canceled")
+      expect(captureCount(order)).toBe(1)
+      expect(order?.payments.map((payment: any) => payment.canceled_at)).toEqual([null])
+    })
+
     it("flags review, asks for a refund address, passes on the one it learns, and fails a refunded payment", async () => {
       const container = getContainer()
       const { cart, shiftId } = await paySession()

@@ -35,7 +35,9 @@ export const cancelExpiredPaymentStep = createStep(
     }
 
     let orderCanceled = false
-    if (options.reconcile.cancelUnpaidOrders && row.cart_id && !session?.payment?.captured_at) {
+    // A session Medusa deleted was replaced (the shopper picked another coin): the cart's order, if any,
+    // was paid through the new one and is none of this shift's business.
+    if (options.reconcile.cancelUnpaidOrders && row.cart_id && session && !session.payment?.captured_at) {
       const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: row.cart_id } })
       const orderId = links[0]?.order_id
       if (orderId) {
