@@ -11,6 +11,8 @@ export type ShiftActionState = {
   refund_address: string | null
   flags: Record<string, unknown> | null
   amount_due: string | null
+  /** Medusa deleted or canceled the payment session: the shopper moved on (another coin, another method). */
+  session_gone?: boolean
 }
 
 export type ShiftActionPlan = {
@@ -20,14 +22,22 @@ export type ShiftActionPlan = {
   /** The deposit went back to the shopper after the payment was authorized: cancel that payment. */
   cancelRefunded: boolean
   setRefundAddress: boolean
+  /** Cancel at the service a waiting shift whose session is gone (the provider's own cancel came too early). */
+  cancelAbandoned: boolean
   /** Facts worth an admin's attention, kept on the ledger row. */
   flags: Record<string, unknown>
   /** Plugin events to emit, one per transition acted on. */
   events: string[]
 }
 
-export function hasActions(plan: ShiftActionPlan): boolean {
+/** Actions that wait on nothing but the plugin: the shift is read again at the in-flight cadence until done. */
+export function hasPromptActions(plan: ShiftActionPlan): boolean {
   return plan.authorize || plan.capture || plan.cancelExpired || plan.cancelRefunded || plan.setRefundAddress
+}
+
+/** Any action at all; cancelling an abandoned shift waits on the service's minutes, not on the plugin. */
+export function hasActions(plan: ShiftActionPlan): boolean {
+  return hasPromptActions(plan) || plan.cancelAbandoned
 }
 
 const TERMINAL = new Set(["settled", "refunded", "expired"])
@@ -79,6 +89,7 @@ export function planShiftActions(
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
     cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
     setRefundAddress,
+    cancelAbandoned: payment && shift.status === "waiting" && Boolean(row.session_gone),
     flags,
     events,
   }

@@ -6,6 +6,7 @@ import { completeShiftActionsStep } from "./steps/complete-shift-actions"
 import { cancelExpiredPaymentStep } from "./steps/cancel-expired-payment"
 import { setShiftRefundAddressStep } from "./steps/set-shift-refund-address"
 import { cancelRefundedPaymentStep } from "./steps/cancel-refunded-payment"
+import { cancelAbandonedShiftStep } from "./steps/cancel-abandoned-shift"
 import { emitShiftEventsStep } from "./steps/emit-shift-events"
 
 export type SyncShiftInput = {
@@ -24,7 +25,8 @@ export const syncShiftWorkflowId = "crypto-swap-sync-shift"
 
 /**
  * Reads one shift, records what changed and acts once per transition: authorize (completing the cart
- * into an order), capture on settlement, cancel on expiry, pass on a refund address. Pollers, webhooks,
+ * into an order), capture on settlement, cancel on expiry, pass on a refund address, cancel a shift
+ * whose session is gone. Pollers, webhooks,
  * the storefront and admins all sync through here, under a lock per shift.
  */
 export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: SyncShiftInput) => {
@@ -56,6 +58,9 @@ export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: Syn
   })
   when("crypto-swap-cancel-refunded", { recorded }, ({ recorded }) => Boolean(recorded.plan?.cancelRefunded)).then(() => {
     cancelRefundedPaymentStep({ ledger_id: input.ledger_id })
+  })
+  when("crypto-swap-cancel-abandoned", { recorded }, ({ recorded }) => Boolean(recorded.plan?.cancelAbandoned)).then(() => {
+    cancelAbandonedShiftStep({ ledger_id: input.ledger_id })
   })
   when("crypto-swap-set-refund-address", { recorded }, ({ recorded }) => Boolean(recorded.plan?.setRefundAddress)).then(() => {
     setShiftRefundAddressStep({ ledger_id: input.ledger_id })

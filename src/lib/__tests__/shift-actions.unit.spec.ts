@@ -1,5 +1,5 @@
 import { decideStatus, type StatusPolicy } from "../../providers/crypto-swap/status-map"
-import { hasActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
+import { hasActions, hasPromptActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
 import { nextSyncAt } from "../sync-cadence"
 
 const policy: StatusPolicy = { authorizeOn: "confirmed", placeOrder: "after_payment", amountDue: "50", underpaymentTolerancePercent: "0" }
@@ -58,6 +58,17 @@ describe("planShiftActions", () => {
     expect(plan({}, { status: "review", issue: "amount over max" }).flags).toMatchObject({ review: "amount over max" })
     expect(plan({ flags: { review: "x" } }, { status: "processing" }).flags).toMatchObject({ review: null })
     expect(plan({}, { status: "settled", settleAmount: "60" }).flags).toMatchObject({ overpaid: "60" })
+  })
+
+  it("cancels a waiting shift whose session is gone, at the waiting cadence rather than the prompt one", () => {
+    const abandoned = plan({ session_gone: true }, { status: "waiting" }, false)
+    expect(abandoned.cancelAbandoned).toBe(true)
+    expect(hasActions(abandoned)).toBe(true)
+    expect(hasPromptActions(abandoned)).toBe(false)
+    expect(plan({ session_gone: false }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
+    // Once a deposit is seen the shift is the shopper's money on its way: never cancelled.
+    expect(plan({ session_gone: true }, { status: "pending" }).cancelAbandoned).toBe(false)
+    expect(plan({ session_gone: true, kind: "refund" }, { status: "waiting" }).cancelAbandoned).toBe(false)
   })
 
   it("acts on nothing for a refund shift or a session-less row", () => {

@@ -423,8 +423,8 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       await this.client_.cancelOrder(shift.id)
       return { ...data, status: "expired", canceled_at: new Date().toISOString() }
     } catch (error) {
-      // The service refuses cancel-order for the first minutes of a shift (and may be down): an unpaid
-      // shift is harmless and expires on its own, so the request is only recorded (not retried).
+      // The service refuses cancel-order for the first minutes of a shift (and may be down): the request
+      // is recorded, and reconciliation cancels the shift once its session is gone and the service allows it.
       this.logger_.info(`crypto-swap: cancel of an unpaid shift deferred (${(error as Error).message})`)
       return { ...data, cancel_requested_at: data.cancel_requested_at ?? new Date().toISOString() }
     }

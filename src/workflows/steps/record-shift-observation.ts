@@ -3,7 +3,8 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
 import { ledgerFieldsFromShift } from "../../lib/ledger-fields"
-import { hasActions, planShiftActions, type ShiftActionPlan } from "../../lib/shift-actions"
+import { goneSessions } from "../../lib/gone-sessions"
+import { hasPromptActions, planShiftActions, type ShiftActionPlan } from "../../lib/shift-actions"
 import { nextSyncAt } from "../../lib/sync-cadence"
 import { decideStatus, statusPolicy, type StatusDecision } from "../../providers/crypto-swap/status-map"
 import type { ShiftObservation } from "./observe-shift"
@@ -67,8 +68,12 @@ export const recordShiftObservationStep = createStep(
     const fields = ledgerFieldsFromShift(shift, row)
     const decision = decideStatus(shift, statusPolicy(options, row.amount_due ?? "0"))
     const changed = shift.status !== row.status || (shift.issue ?? null) !== row.issue
-    const plan = planShiftActions({ ...row, refund_address: fields.refund_address }, shift, decision, changed)
-    const actionPending = hasActions(plan)
+    const sessionGone =
+      shift.status === "waiting" && row.payment_session_id
+        ? (await goneSessions(container.resolve(ContainerRegistrationKeys.QUERY), [row.payment_session_id])).size > 0
+        : false
+    const plan = planShiftActions({ ...row, refund_address: fields.refund_address, session_gone: sessionGone }, shift, decision, changed)
+    const actionPending = hasPromptActions(plan)
     await ledger.updateSwapShifts({
       id: row.id,
       ...fields,

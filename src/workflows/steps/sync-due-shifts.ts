@@ -4,6 +4,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { clientFor, providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
+import { goneSessions } from "../../lib/gone-sessions"
 import { hasActions, planShiftActions } from "../../lib/shift-actions"
 import { nextSyncAt } from "../../lib/sync-cadence"
 import type { Shift } from "../../lib/swap-service"
@@ -40,7 +41,7 @@ function budgetFor(provider: RegisteredProvider): RequestBudget {
   return budget
 }
 
-function unchanged(row: LedgerRow, shift: Shift, provider: RegisteredProvider): boolean {
+function unchanged(row: LedgerRow & { session_gone: boolean }, shift: Shift, provider: RegisteredProvider): boolean {
   if (shift.status !== row.status || (shift.issue ?? null) !== row.issue) return false
   if ((shift.deposits?.length ?? 0) !== ((row.deposits as unknown[] | null)?.length ?? 0)) return false
   const decision = decideStatus(shift, statusPolicy(provider.options, row.amount_due ?? "0"))
@@ -76,12 +77,17 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
   stats.read += readable.length
 
   const shifts = await readShifts(provider, readable)
+  // One query for the whole tick: which waiting payments' sessions Medusa has deleted or canceled.
+  const gone = await goneSessions(
+    container.resolve(ContainerRegistrationKeys.QUERY),
+    readable.filter((row) => row.status === "waiting" && row.kind === "payment" && row.payment_session_id).map((row) => row.payment_session_id!)
+  )
   const now = new Date()
   const quiet: Array<Record<string, unknown>> = []
   const eventful: LedgerRow[] = rows.filter((row) => !row.shift_id)
   for (const row of readable) {
     const shift = shifts.get(row.shift_id!)
-    if (shift && unchanged(row, shift, provider)) {
+    if (shift && unchanged({ ...row, session_gone: Boolean(row.payment_session_id && gone.has(row.payment_session_id)) }, shift, provider)) {
       quiet.push({
         id: row.id,
         snapshot: shift as unknown as Record<string, unknown>,
