@@ -129,6 +129,27 @@ medusaIntegrationTestRunner({
       expect(order?.payments.map((payment: any) => payment.canceled_at)).toEqual([null])
     })
 
+    it("flags money paid into the shift of a replaced session instead of authorizing a session that is gone", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session: first } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      await reconcile(container)
+      await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "ETH", deposit_network: "ethereum" })
+      // The shopper pays the old address anyway, before the shift could be cancelled.
+      const oldShift = first.data.shift_id as string
+      await env.control.deposit(oldShift)
+      await env.control.walk(oldShift, ["processing", "settling", "settled"])
+      const row = await ledgerRow(container, { shift_id: oldShift })
+      await ledgerOf(container).updateSwapShifts({ id: row.id, next_sync_at: new Date() })
+      await reconcile(container)
+      await reconcile(container)
+
+      const flagged = await ledgerRow(container, { shift_id: oldShift })
+      expect(flagged).toMatchObject({ status: "settled", authorized_at: null, captured_at: null, last_error: null })
+      expect(flagged.flags).toMatchObject({ paid_without_session: "settled" })
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+    })
+
     it("flags review, asks for a refund address, passes on the one it learns, and fails a refunded payment", async () => {
       const container = getContainer()
       const { cart, shiftId } = await paySession()

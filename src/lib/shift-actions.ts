@@ -42,6 +42,9 @@ export function hasActions(plan: ShiftActionPlan): boolean {
 
 const TERMINAL = new Set(["settled", "refunded", "expired"])
 
+/** Stages in which the shopper's money reached the service and was not sent back. */
+const PAID_STAGES = new Set(["deposit_detected", "deposit_confirmed", "settled", "underpaid", "review"])
+
 export function isTerminal(shift: { status: string; deposits?: Array<{ status: string }> | null }): boolean {
   if (shift.status === "multiple") {
     return (shift.deposits ?? []).every((deposit) => TERMINAL.has(deposit.status))
@@ -62,6 +65,12 @@ export function planShiftActions(
   const flags: Record<string, unknown> = { ...(row.flags ?? {}) }
   const events: string[] = changed ? [`crypto-swap.shift.${decision.stage}`] : []
   const payment = row.kind === "payment" && Boolean(row.payment_session_id)
+  // A session Medusa deleted can't be authorized or captured: money paid into its shift (the shopper
+  // switched coins, then paid the old address) is flagged for the merchant to pay back instead.
+  const payable = payment && !row.session_gone
+  const paidWithoutSession = payment && Boolean(row.session_gone) && PAID_STAGES.has(decision.stage)
+  if (paidWithoutSession && !flags.paid_without_session) events.push("crypto-swap.shift.paid_without_session")
+  flags.paid_without_session = paidWithoutSession ? decision.stage : null
 
   // Cleared flags are set to null: the ledger merges JSON columns on update.
   flags.review = decision.stage === "review" ? shift.issue ?? "review" : null
@@ -84,8 +93,8 @@ export function planShiftActions(
   }
 
   return {
-    authorize: payment && decision.session === "authorized" && !row.authorized_at && !row.captured_at,
-    capture: payment && decision.session === "captured" && !row.captured_at,
+    authorize: payable && decision.session === "authorized" && !row.authorized_at && !row.captured_at,
+    capture: payable && decision.session === "captured" && !row.captured_at,
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
     cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
     setRefundAddress,

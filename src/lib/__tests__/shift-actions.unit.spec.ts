@@ -71,6 +71,16 @@ describe("planShiftActions", () => {
     expect(plan({ session_gone: true, kind: "refund" }, { status: "waiting" }).cancelAbandoned).toBe(false)
   })
 
+  it("never authorizes or captures money paid into a shift whose session is gone, and flags it once", () => {
+    const paid = plan({ session_gone: true }, { status: "settled" })
+    expect(paid).toMatchObject({ authorize: false, capture: false, cancelAbandoned: false })
+    expect(paid.flags).toMatchObject({ paid_without_session: "settled" })
+    expect(paid.events).toContain("crypto-swap.shift.paid_without_session")
+    const again = plan({ session_gone: true, flags: paid.flags }, { status: "settled" }, false)
+    expect(again.events).toEqual([])
+    expect(plan({ session_gone: true }, { status: "expired" }).flags).toMatchObject({ paid_without_session: null })
+  })
+
   it("acts on nothing for a refund shift or a session-less row", () => {
     expect(hasActions(plan({ kind: "refund" }, { status: "settled" }))).toBe(false)
     expect(hasActions(plan({ payment_session_id: null }, { status: "processing" }))).toBe(false)

@@ -69,7 +69,7 @@ export const recordShiftObservationStep = createStep(
     const decision = decideStatus(shift, statusPolicy(options, row.amount_due ?? "0"))
     const changed = shift.status !== row.status || (shift.issue ?? null) !== row.issue
     const sessionGone =
-      shift.status === "waiting" && row.payment_session_id
+      row.kind === "payment" && row.payment_session_id
         ? (await goneSessions(container.resolve(ContainerRegistrationKeys.QUERY), [row.payment_session_id])).size > 0
         : false
     const plan = planShiftActions({ ...row, refund_address: fields.refund_address, session_gone: sessionGone }, shift, decision, changed)

@@ -77,10 +77,10 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
   stats.read += readable.length
 
   const shifts = await readShifts(provider, readable)
-  // One query for the whole tick: which waiting payments' sessions Medusa has deleted or canceled.
+  // One query for the whole tick: which payments' sessions Medusa has deleted or canceled.
   const gone = await goneSessions(
     container.resolve(ContainerRegistrationKeys.QUERY),
-    readable.filter((row) => row.status === "waiting" && row.kind === "payment" && row.payment_session_id).map((row) => row.payment_session_id!)
+    readable.filter((row) => row.kind === "payment" && row.payment_session_id).map((row) => row.payment_session_id!)
   )
   const now = new Date()
   const quiet: Array<Record<string, unknown>> = []

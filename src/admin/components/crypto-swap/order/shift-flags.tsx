@@ -9,6 +9,7 @@ const KNOWN_FLAGS: Record<string, { label: string; color: BadgeColor }> = {
   refunded: { label: "Refunded", color: "purple" },
   underpaid: { label: "Underpaid", color: "red" },
   overpaid: { label: "Overpaid", color: "orange" },
+  paid_without_session: { label: "Paid after the shopper switched: pay back", color: "red" },
 }
 
 /** A raised flag's detail (an object or a string) as a tooltip: the badge stays short. */
