@@ -148,6 +148,11 @@ medusaIntegrationTestRunner({
       expect(flagged).toMatchObject({ status: "settled", authorized_at: null, captured_at: null, last_error: null })
       expect(flagged.flags).toMatchObject({ paid_without_session: "settled" })
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      // No order page shows it: the settings page's status does, for the merchant to pay back.
+      const { data: status } = await api.get("/admin/crypto-swap/status", await adminHeaders(container))
+      expect(status.paid_without_session).toEqual([
+        expect.objectContaining({ id: flagged.id, status: "settled", deposit_coin: "BTC", cart_id: cart.id }),
+      ])
     })
 
     it("flags review, asks for a refund address, passes on the one it learns, and fails a refunded payment", async () => {

@@ -138,6 +138,17 @@ export type ReconciliationRun = {
 
 export type StuckShift = { id: string; status: string; sync_failures: number; expires_at: string | null }
 
+/** A shift paid after the shopper switched to another session: the merchant owes the money back. */
+export type PaidWithoutSession = {
+  id: string
+  status: string
+  deposit_amount: string | null
+  deposit_coin: string | null
+  deposit_network: string | null
+  cart_id: string | null
+  refund_address: string | null
+}
+
 export type Webhook = { id: string; provider_id: string; hook_id: string; target_url: string; enabled: boolean }
 
 export type RequestMetrics = { count: number; errors: number; errorRate: number; p50Ms: number; p95Ms: number }
@@ -157,6 +168,7 @@ export type PluginStatus = {
   reconciliation: { last_run: ReconciliationRun | null }
   open_shifts: { total: number; by_status: Record<string, number> }
   stuck_shifts: StuckShift[]
+  paid_without_session: PaidWithoutSession[]
   webhooks: Webhook[]
   upstream: UpstreamMetrics
 }

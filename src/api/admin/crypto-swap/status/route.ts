@@ -8,6 +8,8 @@ import { shopperIp } from "../../../middlewares/attach-customer-ip"
 /** A shift is stuck when it outlived its deadline by this much, or keeps failing to sync. */
 const STUCK_AFTER_MS = 60 * 60 * 1000
 const STUCK_FAILURES = 5
+/** Statuses in which a shift holds the shopper's money (with a deposit seen, not sent back). */
+const HOLDING_MONEY = ["pending", "processing", "settling", "settled", "review", "multiple"]
 
 /** Whether the service accepts the store's credentials: pair rates need the secret. */
 async function credentials(provider: RegisteredProvider) {
@@ -63,10 +65,20 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
       row.sync_failures >= STUCK_FAILURES || (row.expires_at && now - new Date(row.expires_at).getTime() > STUCK_AFTER_MS && row.status === "waiting")
   )
 
+  // Money paid into the shift of a replaced session belongs to no order, so no order page shows it.
+  const orderless = await ledger.listSwapShifts(
+    { kind: "payment", order_id: null, status: HOLDING_MONEY },
+    { select: ["id", "status", "flags", "deposit_amount", "deposit_coin", "deposit_network", "cart_id", "refund_address"], take: 1000 }
+  )
+  const paidWithoutSession = orderless
+    .filter((row) => row.flags?.paid_without_session)
+    .map(({ flags, ...row }) => row)
+
   res.json({
     providers,
     reconciliation: { last_run: lastRun ?? null },
     open_shifts: { total: open.length, by_status: byStatus },
+    paid_without_session: paidWithoutSession,
     stuck_shifts: stuck.map((row) => ({ id: row.id, status: row.status, sync_failures: row.sync_failures, expires_at: row.expires_at })),
     webhooks: await ledger.listSwapWebhooks({}),
     upstream: upstreamMetrics.summary(),
