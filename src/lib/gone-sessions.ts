@@ -1,10 +1,12 @@
-import type { RemoteQueryFunction } from "@medusajs/framework/types"
-import { PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, PaymentSessionStatus } from "@medusajs/framework/utils"
 
 /** Of these payment sessions, the ones Medusa deleted (a new session replaced them) or canceled. */
-export async function goneSessions(query: Omit<RemoteQueryFunction, symbol>, sessionIds: string[]): Promise<Set<string>> {
+export async function goneSessions(container: MedusaContainer, sessionIds: string[]): Promise<Set<string>> {
   if (!sessionIds.length) return new Set()
-  const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "status"], filters: { id: sessionIds } })
+  const { data: sessions } = await container
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "payment_session", fields: ["id", "status"], filters: { id: sessionIds } })
   const live = new Set(sessions.filter((session) => session.status !== PaymentSessionStatus.CANCELED).map((session) => session.id))
   return new Set(sessionIds.filter((id) => !live.has(id)))
 }

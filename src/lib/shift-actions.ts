@@ -42,6 +42,9 @@ export function hasActions(plan: ShiftActionPlan): boolean {
 
 const TERMINAL = new Set(["settled", "refunded", "expired"])
 
+/** Statuses in which the shopper's deposit has reached the service and has not been sent back. */
+export const DEPOSIT_SEEN_STATUSES: ReadonlySet<string> = new Set(["pending", "processing", "review", "settling", "settled", "multiple"])
+
 /** Stages in which the shopper's money reached the service and was not sent back. */
 const PAID_STAGES = new Set(["deposit_detected", "deposit_confirmed", "settled", "underpaid", "review"])
 

@@ -26,8 +26,8 @@ export const syncShiftWorkflowId = "crypto-swap-sync-shift"
 /**
  * Reads one shift, records what changed and acts once per transition: authorize (completing the cart
  * into an order), capture on settlement, cancel on expiry, pass on a refund address, cancel a shift
- * whose session is gone. Pollers, webhooks,
- * the storefront and admins all sync through here, under a lock per shift.
+ * whose session is gone. Pollers, webhooks, the storefront and admins all sync through here, under a
+ * lock per shift.
  */
 export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: SyncShiftInput) => {
   const lockKey = transform({ input }, ({ input }) => `crypto-swap:shift:${input.ledger_id}`)

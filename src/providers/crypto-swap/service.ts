@@ -33,6 +33,7 @@ import {
 } from "../../lib/swap-service"
 import { createSwapClient } from "../../lib/provider-registry"
 import { addDecimals, compareDecimals, toDecimalString } from "../../lib/money"
+import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift-actions"
 import { toMedusaError } from "./errors"
 import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type Settlement } from "./options"
 import { planShift, type ShiftPlan } from "./shift-plan"
@@ -43,7 +44,6 @@ import { parseStorefrontInput, storefrontInputSchema, type StorefrontInput } fro
 type InjectedDependencies = { logger: Logger }
 
 /** Shift statuses in which the shopper's money is on its way or has arrived. */
-const DEPOSIT_SEEN = new Set(["pending", "processing", "review", "settling", "settled", "multiple"])
 const SESSION_PARAM = "crypto_swap_session"
 const AMOUNT_PARAM = "crypto_swap_amount"
 /**
@@ -144,7 +144,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
     if (!this.hasPayment(data)) return { data }
     const { shift, data: refreshed } = await this.refresh(data, "removing the payment")
-    if (shift && DEPOSIT_SEEN.has(shift.status)) {
+    if (shift && DEPOSIT_SEEN_STATUSES.has(shift.status)) {
       // Deleting would let the cart change under a shopper whose money is already on its way.
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
@@ -157,7 +157,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
     if (!this.hasPayment(data)) return { data }
     const { shift, data: refreshed } = await this.refresh(data, "canceling the payment")
-    if (shift && DEPOSIT_SEEN.has(shift.status)) {
+    if (shift && DEPOSIT_SEEN_STATUSES.has(shift.status)) {
       return { data: { ...refreshed, refund_owed: true } }
     }
     return { data: await this.cancelShift(refreshed, shift) }

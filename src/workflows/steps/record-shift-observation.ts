@@ -70,7 +70,7 @@ export const recordShiftObservationStep = createStep(
     const changed = shift.status !== row.status || (shift.issue ?? null) !== row.issue
     const sessionGone =
       row.kind === "payment" && row.payment_session_id
-        ? (await goneSessions(container.resolve(ContainerRegistrationKeys.QUERY), [row.payment_session_id])).size > 0
+        ? (await goneSessions(container, [row.payment_session_id])).size > 0
         : false
     const plan = planShiftActions({ ...row, refund_address: fields.refund_address, session_gone: sessionGone }, shift, decision, changed)
     const actionPending = hasPromptActions(plan)

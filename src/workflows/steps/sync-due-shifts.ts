@@ -79,7 +79,7 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
   const shifts = await readShifts(provider, readable)
   // One query for the whole tick: which payments' sessions Medusa has deleted or canceled.
   const gone = await goneSessions(
-    container.resolve(ContainerRegistrationKeys.QUERY),
+    container,
     readable.filter((row) => row.kind === "payment" && row.payment_session_id).map((row) => row.payment_session_id!)
   )
   const now = new Date()

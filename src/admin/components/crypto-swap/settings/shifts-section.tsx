@@ -1,3 +1,4 @@
+import type { ReactNode } from "react"
 import { Badge, Table, Text } from "@medusajs/ui"
 import { coinAmount, formatDateTime, humanize, statusColor } from "../../../lib/format"
 import type { PluginStatus, ReconciliationRun } from "../../../lib/types"
@@ -25,67 +26,50 @@ function LastRun({ run }: { run: ReconciliationRun | null }) {
   )
 }
 
-function StuckShifts({ shifts }: { shifts: PluginStatus["stuck_shifts"] }) {
-  if (!shifts.length) return null
-  return (
-    <div className="flex flex-col gap-y-2 pt-3" data-testid="crypto-swap-stuck-shifts">
-      <Text size="small" weight="plus">
-        Stuck shifts
-      </Text>
-      <Table>
-        <Table.Header>
-          <Table.Row>
-            <Table.HeaderCell>Ledger id</Table.HeaderCell>
-            <Table.HeaderCell>Status</Table.HeaderCell>
-            <Table.HeaderCell>Failed syncs</Table.HeaderCell>
-            <Table.HeaderCell>Expires</Table.HeaderCell>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {shifts.map((shift) => (
-            <Table.Row key={shift.id}>
-              <Table.Cell className="font-mono">{shift.id}</Table.Cell>
-              <Table.Cell>{humanize(shift.status)}</Table.Cell>
-              <Table.Cell>{shift.sync_failures}</Table.Cell>
-              <Table.Cell>{formatDateTime(shift.expires_at)}</Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table>
-    </div>
-  )
-}
+type ShiftRow = { id: string; status: string }
 
-function PaidWithoutSession({ shifts }: { shifts: PluginStatus["paid_without_session"] }) {
-  if (!shifts.length) return null
+/**
+ * A titled list of ledger shifts that need a look: ledger id and status first, then the columns that
+ * say why. Nothing to show, nothing rendered.
+ */
+function ShiftList<T extends ShiftRow>(props: {
+  title: string
+  description?: string
+  testId: string
+  shifts: T[]
+  columns: Array<{ header: string; cell: (shift: T) => ReactNode; mono?: boolean }>
+}) {
+  if (!props.shifts.length) return null
   return (
-    <div className="flex flex-col gap-y-2 pt-3" data-testid="crypto-swap-paid-without-session">
+    <div className="flex flex-col gap-y-2 pt-3" data-testid={props.testId}>
       <Text size="small" weight="plus">
-        Paid after the shopper switched coins: pay back
+        {props.title}
       </Text>
-      <Text size="small" className="text-ui-fg-subtle">
-        The shopper paid a payment they had replaced with another, so no order holds this money.
-      </Text>
+      {props.description ? (
+        <Text size="small" className="text-ui-fg-subtle">
+          {props.description}
+        </Text>
+      ) : null}
       <Table>
         <Table.Header>
           <Table.Row>
             <Table.HeaderCell>Ledger id</Table.HeaderCell>
             <Table.HeaderCell>Status</Table.HeaderCell>
-            <Table.HeaderCell>Deposit</Table.HeaderCell>
-            <Table.HeaderCell>Cart</Table.HeaderCell>
-            <Table.HeaderCell>Refund address</Table.HeaderCell>
+            {props.columns.map((column) => (
+              <Table.HeaderCell key={column.header}>{column.header}</Table.HeaderCell>
+            ))}
           </Table.Row>
         </Table.Header>
         <Table.Body>
-          {shifts.map((shift) => (
+          {props.shifts.map((shift) => (
             <Table.Row key={shift.id}>
               <Table.Cell className="font-mono">{shift.id}</Table.Cell>
               <Table.Cell>{humanize(shift.status)}</Table.Cell>
-              <Table.Cell>
-                {coinAmount(shift.deposit_amount, shift.deposit_coin)} {shift.deposit_network ? `(${shift.deposit_network})` : ""}
-              </Table.Cell>
-              <Table.Cell className="font-mono">{shift.cart_id ?? "-"}</Table.Cell>
-              <Table.Cell className="font-mono">{shift.refund_address ?? "ask the shopper"}</Table.Cell>
+              {props.columns.map((column) => (
+                <Table.Cell key={column.header} className={column.mono ? "font-mono" : undefined}>
+                  {column.cell(shift)}
+                </Table.Cell>
+              ))}
             </Table.Row>
           ))}
         </Table.Body>
@@ -110,8 +94,29 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
           ))}
         </span>
       </DetailRow>
-      <StuckShifts shifts={status.stuck_shifts} />
-      <PaidWithoutSession shifts={status.paid_without_session ?? []} />
+      <ShiftList
+        title="Stuck shifts"
+        testId="crypto-swap-stuck-shifts"
+        shifts={status.stuck_shifts}
+        columns={[
+          { header: "Failed syncs", cell: (shift) => shift.sync_failures },
+          { header: "Expires", cell: (shift) => formatDateTime(shift.expires_at) },
+        ]}
+      />
+      <ShiftList
+        title="Paid after the shopper switched coins: pay back"
+        description="The shopper paid a payment they had replaced with another, so no order holds this money."
+        testId="crypto-swap-paid-without-session"
+        shifts={status.paid_without_session ?? []}
+        columns={[
+          {
+            header: "Deposit",
+            cell: (shift) => `${coinAmount(shift.deposit_amount, shift.deposit_coin)} ${shift.deposit_network ? `(${shift.deposit_network})` : ""}`,
+          },
+          { header: "Cart", cell: (shift) => shift.cart_id ?? "-", mono: true },
+          { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
+        ]}
+      />
     </Section>
   )
 }

@@ -4,12 +4,11 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../mo
 import { catalogueFor, clientFor, providerRegistry, upstreamMetrics, type RegisteredProvider } from "../../../../lib/provider-registry"
 import { SwapServiceError } from "../../../../lib/swap-service"
 import { shopperIp } from "../../../middlewares/attach-customer-ip"
+import { DEPOSIT_SEEN_STATUSES } from "../../../../lib/shift-actions"
 
 /** A shift is stuck when it outlived its deadline by this much, or keeps failing to sync. */
 const STUCK_AFTER_MS = 60 * 60 * 1000
 const STUCK_FAILURES = 5
-/** Statuses in which a shift holds the shopper's money (with a deposit seen, not sent back). */
-const HOLDING_MONEY = ["pending", "processing", "settling", "settled", "review", "multiple"]
 
 /** Whether the service accepts the store's credentials: pair rates need the secret. */
 async function credentials(provider: RegisteredProvider) {
@@ -67,7 +66,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
 
   // Money paid into the shift of a replaced session belongs to no order, so no order page shows it.
   const orderless = await ledger.listSwapShifts(
-    { kind: "payment", order_id: null, status: HOLDING_MONEY },
+    { kind: "payment", order_id: null, status: [...DEPOSIT_SEEN_STATUSES] },
     { select: ["id", "status", "flags", "deposit_amount", "deposit_coin", "deposit_network", "cart_id", "refund_address"], take: 1000 }
   )
   const paidWithoutSession = orderless
