@@ -25,6 +25,9 @@ module.exports = {
     ],
   },
   testEnvironment: "node",
+  // The limit guards against a hang, not a slow machine: a loaded 2-core CI box can take seconds for what
+  // takes milliseconds here. Files that need longer say so.
+  testTimeout: 60_000,
   moduleFileExtensions: ["js", "ts", "json"],
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/demo/"],
   setupFiles: ["./integration-tests/setup.js"],

@@ -6,7 +6,8 @@ import { useSandbox } from "../integration-tests/helpers/sandbox"
 import { createStoreFixture, PROVIDERS } from "../integration-tests/helpers/store-fixtures"
 import { storefront } from "../integration-tests/helpers/storefront"
 import { adminHeaders } from "../integration-tests/helpers/admin"
-import { eventually, ledgerOf, reconcile } from "../integration-tests/helpers/ledger"
+import { ledgerOf, reconcile } from "../integration-tests/helpers/ledger"
+import { waitFor } from "../integration-tests/helpers/wait-for"
 import reconcileCryptoSwapShifts from "../src/jobs/reconcile-crypto-swap-shifts"
 import { figure, median, ms, percentile, reportBenchmark, size, timed } from "./harness"
 import { configureReconciliation, shippedReconcileDefaults } from "./seed"
@@ -71,11 +72,12 @@ medusaIntegrationTestRunner({
       }
       const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
       const paymentIds = payments.map(({ paymentId }) => paymentId)
-      let captures: Array<{ payment_id: string; created_at: Date }> = []
-      for (let attempt = 0; attempt < 600 && captures.length < payments.length; attempt++) {
-        await sleep(100)
-        captures = await knex("capture").whereIn("payment_id", paymentIds).whereNull("deleted_at").select("payment_id", "created_at")
-      }
+      const captures: Array<{ payment_id: string; created_at: Date }> = await waitFor(
+        `all ${payments.length} payments to be captured`,
+        () => knex("capture").whereIn("payment_id", paymentIds).whereNull("deleted_at").select("payment_id", "created_at"),
+        (found) => found.length >= payments.length,
+        { timeoutMs: 5 * 60_000 }
+      )
       expect(captures).toHaveLength(payments.length)
       return captures.map((capture) => new Date(capture.created_at).getTime() - markedAt.get(capture.payment_id)!)
     }
@@ -93,7 +95,8 @@ medusaIntegrationTestRunner({
       // The job does not run here (test apps schedule it hourly): only the notifications can capture.
       const latencies = await settleAndWait(container, payments, SETTLE_SPACING_MS)
       // The ledger records the capture just after Medusa writes it.
-      const events = await eventually(
+      const events = await waitFor(
+        "the ledger to record every capture",
         () => ledgerOf(container).listSwapShiftEvents({ swap_shift_id: payments.map((p) => p.ledgerId), action: "captured" }, { select: ["source"] }),
         (found) => found.length >= payments.length
       )

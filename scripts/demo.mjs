@@ -10,11 +10,12 @@
 //
 // Other flags: --embedded-postgres (ignore localhost:5432), --no-build (reuse the last plugin build),
 // --no-admin (skip the admin dashboard: `medusa start` instead of `medusa develop`),
-// --port N (Medusa, default 9000), --storefront-port N (8000), --sandbox-port N (8788),
+// --port N (Medusa, default 9000), --storefront-port N (8000), --sandbox-port N (8788); 0 (and
+// --once) takes any free port, and the DEMO_READY line at the end gives the addresses taken;
 // --database NAME (default crypto_swap_demo), --fresh (drop that database first and seed again).
 //
-// The sandbox keeps its shifts in memory: a payment still open when the demo stops cannot be
-// followed by the next run (its shift is gone); --fresh starts over.
+// The sandbox keeps its shifts in demo/.data/sandbox-{database}.json, so a payment still open when the
+// demo stops goes on in the next run; --fresh starts both the database and the sandbox over.
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -117,15 +118,26 @@ function portOpen(port) {
     socket.once("error", () => resolve(false))
   })
 }
-/** The wanted port when it is free (interactive runs keep the usual URLs), else any free one. */
-async function choosePort(wanted, name) {
-  if (once && wanted === undefined) return freePort()
-  const port = Number(wanted)
-  if (await portFree(port)) return port
-  if (wanted !== undefined && String(wanted) === String(args[name])) throw new Error(`Port ${port} (--${name}) is in use`)
-  const other = await freePort()
-  info(yellow(`Port ${port} is in use: using ${other} instead`))
-  return other
+/** The port asked for with --{name}; else the usual one (interactive runs keep the usual URLs), or 0 (any) with --once. */
+function wantedPort(name, usual) {
+  return Number(args[name] ?? (once ? 0 : usual))
+}
+const portTaken = (port, name) => new Error(`Port ${port} (--${name}) is in use`)
+
+/**
+ * Resolves with `start(port)`, which listens on the port: binding is the check, so nothing can take
+ * the port between a check and the bind. A usual port in use gives way to any free one (0).
+ */
+async function listenOn(name, usual, start) {
+  const port = wantedPort(name, usual)
+  try {
+    return await start(port)
+  } catch (error) {
+    if (error.code !== "EADDRINUSE") throw error
+    if (args[name] !== undefined) throw portTaken(port, name)
+    info(yellow(`Port ${port} is in use: using a free one instead`))
+    return start(0)
+  }
 }
 
 function hashFile(file) {
@@ -224,10 +236,13 @@ async function startPostgres() {
   return databaseUrl(server, args.database)
 }
 
-async function startSwapSandbox(port) {
+async function startSwapSandbox() {
   const { startSandbox } = createRequire(path.join(DEMO, "package.json"))(`${PACKAGE}/sandbox`)
+  // One per database: the store's open payments and the sandbox's shifts belong together.
+  const stateFile = path.join(DATA, `sandbox-${args.database}.json`)
+  if (args.fresh) rmSync(stateFile, { force: true })
   const sandbox = await step("Start the swap-service sandbox", () =>
-    startSandbox({ port, host: "127.0.0.1", account: ACCOUNT, auto: false })
+    listenOn("sandbox-port", 8788, (port) => startSandbox({ port, host: "127.0.0.1", account: ACCOUNT, auto: false, stateFile }))
   )
   onCleanup("sandbox", () => sandbox.close())
   return sandbox
@@ -278,66 +293,89 @@ async function stopLeftoverMedusa() {
   })
 }
 
-/** Starts the store server and resolves when it answers /health. */
-async function startMedusa(env, port) {
+/**
+ * Starts the store server with the environment `envFor(port)` and resolves with its port once it
+ * answers /health. Medusa cannot take any free port and say which, so a picked port that another
+ * process took before Medusa bound it is replaced by another pick.
+ */
+async function startMedusa(envFor) {
   // The dashboard needs `medusa develop` (Vite serves it; ready in ~10 s) or `medusa build` before
   // `medusa start` (~30 s and 1.7 GB more): develop is the quicker way to a working admin here.
   const command = withAdmin ? "develop" : "start"
   const logFile = path.join(DATA, "medusa.log")
   const { createWriteStream } = await import("node:fs")
   const log = createWriteStream(logFile, { flags: "w" })
+  const wanted = wantedPort("port", 9000)
+  let port = wanted && (args.port !== undefined || (await portFree(wanted))) ? wanted : await freePort()
   let child
+  let healthy = false
+  // The whole group: `medusa develop` forks the server as its own child.
+  const kill = (signal) => {
+    try {
+      if (process.platform === "win32") child.kill(signal)
+      else process.kill(-child.pid, signal)
+    } catch {}
+  }
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const gone = new Promise((resolve) => child.once("exit", resolve))
+    kill("SIGTERM")
+    const timer = setTimeout(() => kill("SIGKILL"), 10_000)
+    await gone
+    clearTimeout(timer)
+  }
+  onCleanup(`Medusa (medusa ${command})`, async () => {
+    if (!child) return
+    await stop()
+    rmSync(MEDUSA_PID, { force: true })
+    log.end()
+  })
   await step(`Start the store (medusa ${command}; log in ${path.relative(process.cwd(), logFile)})`, async () => {
-    child = spawn(process.execPath, [MEDUSA_CLI, command, "--port", String(port)], {
-      cwd: DEMO,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group: Ctrl-C reaches this script, which stops the store (and develop's child) in order.
-      detached: true,
-    })
-    writeFileSync(MEDUSA_PID, String(child.pid))
-    let tail = ""
-    const keep = (chunk) => {
-      log.write(chunk)
-      tail = (tail + chunk).slice(-8000)
+    for (;;) {
+      child = spawn(process.execPath, [MEDUSA_CLI, command, "--port", String(port)], {
+        cwd: DEMO,
+        env: { ...process.env, ...envFor(port) },
+        stdio: ["ignore", "pipe", "pipe"],
+        // Its own process group: Ctrl-C reaches this script, which stops the store (and develop's child) in order.
+        detached: true,
+      })
+      writeFileSync(MEDUSA_PID, String(child.pid))
+      let tail = ""
+      // Its own server's word that it listens: a /health answer alone may come from whoever took the port.
+      let listening = false
+      const keep = (chunk) => {
+        log.write(chunk)
+        tail = (tail + chunk).slice(-8000)
+        listening ||= tail.includes(`Server is ready on port: ${port}`)
+      }
+      child.stdout.on("data", keep)
+      child.stderr.on("data", keep)
+      let exited = null
+      child.on("exit", (code, signal) => {
+        exited = signal ?? `exit ${code}`
+        if (healthy && !shuttingDown) {
+          info(red(`The store stopped unexpectedly (${exited}); last lines of ${logFile}:`))
+          console.log(tail.split("\n").slice(-30).join("\n"))
+          shutdown(1)
+        }
+      })
+      // `medusa develop` outlives a server that could not bind, waiting for a file change: the log says so.
+      const portLost = () => tail.includes("EADDRINUSE")
+      await waitFor(
+        "the store to answer /health",
+        async () =>
+          exited || portLost() || (listening && (await fetch(`http://localhost:${port}/health`, { signal: AbortSignal.timeout(2000) })).ok),
+        { timeoutMs: 240_000, everyMs: 500 }
+      )
+      if (!exited && !portLost()) break
+      await stop()
+      if (!portLost()) throw new Error(`medusa ${command} stopped (${exited}) before it answered; last lines of ${logFile}:\n${tail.split("\n").slice(-30).join("\n")}`)
+      if (args.port !== undefined && wanted) throw portTaken(port, "port")
+      const taken = port
+      port = await freePort()
+      info(yellow(`  port ${taken} was taken before the store bound it: trying ${port}`))
     }
-    child.stdout.on("data", keep)
-    child.stderr.on("data", keep)
-    let exited = null
-    child.on("exit", (code, signal) => {
-      exited = { code, signal }
-      if (!shuttingDown) {
-        info(red(`The store stopped unexpectedly (${signal ?? `exit ${code}`}); last lines of ${logFile}:`))
-        console.log(tail.split("\n").slice(-30).join("\n"))
-        shutdown(1)
-      }
-    })
-    onCleanup(`Medusa (medusa ${command})`, async () => {
-      if (exited) return
-      const gone = new Promise((resolve) => child.once("exit", resolve))
-      // The whole group: `medusa develop` forks the server as its own child.
-      const kill = (signal) => {
-        try {
-          if (process.platform === "win32") child.kill(signal)
-          else process.kill(-child.pid, signal)
-        } catch {}
-      }
-      kill("SIGTERM")
-      const timer = setTimeout(() => kill("SIGKILL"), 10_000)
-      await gone
-      clearTimeout(timer)
-      rmSync(MEDUSA_PID, { force: true })
-      log.end()
-    })
-    await waitFor(
-      "the store to answer /health",
-      async () => {
-        if (exited) throw new Error(`medusa ${command} exited`)
-        const response = await fetch(`http://localhost:${port}/health`, { signal: AbortSignal.timeout(2000) })
-        return response.ok
-      },
-      { timeoutMs: 240_000, everyMs: 500 }
-    )
+    healthy = true
   })
   if (withAdmin && command === "develop") {
     // Vite compiles the dashboard in the browser's first visit (about 8 s here); this checks it is served.
@@ -346,7 +384,7 @@ async function startMedusa(env, port) {
       if (!response?.ok) info(yellow("  the admin dashboard did not answer yet; it may take a moment on first open"))
     })
   }
-  return child
+  return port
 }
 
 async function main() {
@@ -362,27 +400,15 @@ async function main() {
   console.log(bold(`Crypto checkout demo${once ? " (--once: a scripted shopper buys with " + args.coin + " on " + args.network + ")" : ""}`))
   mkdirSync(DATA, { recursive: true })
   await stopLeftoverMedusa()
-  const [medusaPort, storefrontPort, sandboxPort] = await Promise.all([
-    choosePort(args.port ?? (once ? undefined : 9000), "port"),
-    choosePort(args["storefront-port"] ?? (once ? undefined : 8000), "storefront-port"),
-    choosePort(args["sandbox-port"] ?? (once ? undefined : 8788), "sandbox-port"),
-  ])
   mkdirSync(DATA, { recursive: true })
 
   await installPlugin()
   const dbUrl = await startPostgres()
-  const sandbox = await startSwapSandbox(sandboxPort)
+  const sandbox = await startSwapSandbox()
 
-  const backendUrl = `http://localhost:${medusaPort}`
-  const storefrontOrigins = [`http://localhost:${storefrontPort}`, `http://127.0.0.1:${storefrontPort}`].join(",")
-  const adminOrigins = [`http://localhost:${medusaPort}`, `http://127.0.0.1:${medusaPort}`].join(",")
   const env = {
     NODE_ENV: "development",
     DATABASE_URL: dbUrl,
-    MEDUSA_BACKEND_URL: backendUrl,
-    STORE_CORS: storefrontOrigins,
-    ADMIN_CORS: adminOrigins,
-    AUTH_CORS: `${adminOrigins},${storefrontOrigins}`,
     DEMO_ADMIN: withAdmin ? "on" : "off",
     CRYPTO_SWAP_BASE_URL: sandbox.baseUrl,
     CRYPTO_SWAP_GRAPHQL_URL: sandbox.graphqlUrl,
@@ -411,27 +437,37 @@ async function main() {
 
   const [open] =
     (await queryDemo(dbUrl, "select count(*)::int as n from crypto_swap_shift where terminal = false and shift_id is not null and deleted_at is null")) ?? []
-  if (open?.n) {
+  if (open?.n && !sandbox.restored) {
     info(
       yellow(
-        `  ${open.n} crypto payment(s) from an earlier run are still open: their shifts lived in that run's sandbox (in memory), so they can't move on and show up as failed syncs. \`npm run demo -- --fresh\` starts over.`
+        `  ${open.n} crypto payment(s) from an earlier run are still open, but the sandbox's saved state is gone, so they can't move on and show up as failed syncs. \`npm run demo -- --fresh\` starts over.`
       )
     )
   }
 
-  await startMedusa(env, medusaPort)
-
+  // The storefront listens first, so the store's CORS names its actual port; the page learns the
+  // store's address once the store has bound one.
+  const storefrontConfig = { publishableKey: key.token, providerId: "pp_crypto-swap_crypto-swap", sandboxUrl: sandbox.baseUrl }
   const storefront = await step("Start the storefront page (bundled with esbuild)", () =>
-    startStorefront({
-      rootDir: ROOT,
-      port: storefrontPort,
-      sandboxUrl: sandbox.baseUrl,
-      stepMs: 2500,
-      config: { backendUrl, publishableKey: key.token, providerId: "pp_crypto-swap_crypto-swap", sandboxUrl: sandbox.baseUrl },
-      log: (line) => info(dim(line)),
-    })
+    listenOn("storefront-port", 8000, (port) =>
+      startStorefront({ rootDir: ROOT, port, sandboxUrl: sandbox.baseUrl, stepMs: 2500, config: storefrontConfig, log: (line) => info(dim(line)) })
+    )
   )
   onCleanup("storefront", () => storefront.close())
+  const storefrontOrigins = [`http://localhost:${storefront.port}`, `http://127.0.0.1:${storefront.port}`].join(",")
+
+  const medusaPort = await startMedusa((port) => {
+    const adminOrigins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`].join(",")
+    return {
+      ...env,
+      MEDUSA_BACKEND_URL: `http://localhost:${port}`,
+      STORE_CORS: storefrontOrigins,
+      ADMIN_CORS: adminOrigins,
+      AUTH_CORS: `${adminOrigins},${storefrontOrigins}`,
+    }
+  })
+  const backendUrl = `http://localhost:${medusaPort}`
+  storefrontConfig.backendUrl = backendUrl
 
   const urls = {
     storefront: storefront.url,

@@ -4,10 +4,12 @@
 // fallback a laptop without a database relies on, then the demo (`npm run demo -- --once`: a scripted
 // shopper pays in the demo store) and the browser tests of its pages.
 // Along the way it type-checks the tests and runs every benchmark small (`npm run bench -- --quick`).
-//   node scripts/test.mjs [unit|integration|reliability|bench|demo|all] [-- extra jest args]
+//   node scripts/test.mjs [unit|integration|reliability|bench|demo|fuzz|all] [-- extra jest args]
 // (`reliability` runs only the reliability suite, which `integration` and `all` run after the HTTP one;
-// `demo` runs the demo and the browser tests.)
+// `demo` runs the demo and the browser tests; `fuzz` (`npm run test:fuzz`) runs the property tests with a
+// fresh random seed and more runs: see integration-tests/helpers/property-runs.ts.)
 import { spawnSync } from "node:child_process"
+import { randomInt } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { CHROMIUM_PATH } from "./lib/chromium.mjs"
 import path from "node:path"
@@ -76,6 +78,8 @@ async function withPostgres(options, body) {
 
 const failures = []
 if (what === "unit" || what === "all") {
+  // `npm ci` refuses a lock file that leaves out a platform's optional package: caught here first.
+  if (!run("lock file completeness", ["scripts/check-lockfile.mjs"])) failures.push("lock file")
   // The build type-checks the plugin; this covers what it leaves out: tests and benchmarks.
   if (!run("tsc -p tsconfig.tests.json", [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.tests.json"])) failures.push("types")
   if (!jest("unit", rest)) failures.push("unit")
@@ -91,6 +95,19 @@ if (what === "reliability") {
   await withPostgres({}, (env) => {
     if (!jest("integration:reliability", rest, env)) failures.push("integration:reliability")
   })
+}
+if (what === "fuzz") {
+  // Property tests only, with a seed drawn now (or FC_SEED's) and five times the runs (or FC_RUNS).
+  const seed = process.env.FC_SEED ?? String(randomInt(2 ** 31))
+  const fuzz = { FC_SEED: seed, FC_FUZZ: "1" }
+  console.log(`Fuzzing with seed ${seed}`)
+  if (!jest("unit", ["src/lib/__tests__/amounts.unit.spec.ts", ...rest], fuzz)) failures.push("unit properties")
+  await withPostgres({}, (env) => {
+    const attacks = ["integration-tests/reliability/hostile-storefront.spec.ts", "integration-tests/reliability/webhook-attacks.spec.ts"]
+    if (!jest("integration:reliability", [...attacks, ...rest], { ...env, ...fuzz })) failures.push("attack properties")
+  })
+  const runs = process.env.FC_RUNS ? ` FC_RUNS=${process.env.FC_RUNS}` : ""
+  if (failures.length) console.log(`\nReplay this run: FC_SEED=${seed}${runs} npm run test:fuzz`)
 }
 if (what === "all") {
   await withPostgres({ forceEmbedded: true }, (env) => {
@@ -113,8 +130,9 @@ if (what === "demo" || what === "all") {
     totals.skipped += 1
   } else {
     const tapReport = reportFile("browser", "tap")
-    const browserArgs = ["--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tapReport}`, "integration-tests/browser/"]
-    // The demo run just built and installed the plugin into demo/.
+    const browserArgs = ["--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tapReport}`, "--test-concurrency=1", "integration-tests/browser/"]
+    // The demo run just built and installed the plugin into demo/. One file at a time: each starts its
+    // own demo, and two demos share demo/'s installed build and server pid file.
     if (!run("browser tests (node --test integration-tests/browser/)", browserArgs, { DEMO_NO_BUILD: "1" }, tapReport)) failures.push("browser")
   }
 }

@@ -13,11 +13,32 @@ const STEPS = [
   ["settled", "Paid"],
 ]
 
+// What this page says to the shopper beyond the server's own texts (headline, next step, QR
+// alternative), in one place for a later message catalogue.
+const TEXT = {
+  addressCopied: "Address copied.",
+  oneMinuteLeft: "One minute left to pay.",
+  qrExpired: "Expired: do not pay to this address",
+  qrPaid: "Payment received",
+}
+/** Seconds left at which the countdown is read out once. */
+const LAST_MINUTE_S = 60
+
 const $ = (id) => document.getElementById(id)
 const state = { regions: [], region: null, cart: null, coins: [], session: null, view: null, pollTimer: null, countdownTimer: null, deadline: null }
 
-function show(view) {
+/**
+ * Shows one view; after a shopper's action, moves focus to its heading (the product list: its first
+ * button), so keyboard and screen reader users are not left on a control that just disappeared.
+ */
+function show(view, { focus = true } = {}) {
   for (const name of ["products", "checkout", "payment", "order"]) $(`view-${name}`).classList.toggle("hidden", name !== view)
+  if (focus) $(`view-${view}`).querySelector("h2[tabindex], button")?.focus()
+}
+
+/** Read out by screen readers through the page's polite live region. */
+function announce(text) {
+  $("announcer").textContent = text
 }
 
 function money(amount, currency) {
@@ -224,19 +245,35 @@ function render({ payment_session: session, payment }) {
   status.dataset.stage = payment.stage
   status.className = `status ${payment.stage === "settled" ? "ok" : ["expired", "refund", "refunded", "underpaid", "review"].includes(payment.stage) ? "bad" : ""}`
 
+  // A stage the shopper has not heard yet (the first view included) is read out once.
+  if (status.dataset.announced !== payment.stage) {
+    status.dataset.announced = payment.stage
+    announce(`${payment.headline}. ${payment.next_step}`)
+  }
+
   const qr = $("qr")
   if (payment.qr_svg) {
     if (qr.dataset.uri !== payment.payment_uri) {
       qr.innerHTML = payment.qr_svg
       qr.dataset.uri = payment.payment_uri ?? ""
+      // The SVG's squares mean nothing read aloud: the box says what it holds instead.
+      qr.querySelector("svg")?.setAttribute("aria-hidden", "true")
     }
     qr.className = "qr"
-    qr.title = payment.payment_uri ?? ""
+    qr.setAttribute("role", "img")
+    qr.setAttribute("aria-label", payment.qr_alt ?? payment.payment_uri ?? "")
   } else {
     qr.className = "qr empty"
     qr.dataset.uri = ""
-    qr.textContent = payment.stage === "expired" ? "Expired: do not pay to this address" : "Payment received"
+    qr.removeAttribute("role")
+    qr.removeAttribute("aria-label")
+    qr.textContent = payment.stage === "expired" ? TEXT.qrExpired : TEXT.qrPaid
   }
+  // Opens the shopper's wallet with the address, network and exact amount filled in.
+  const wallet = $("wallet-link")
+  wallet.classList.toggle("hidden", !payment.wallet_uri)
+  if (payment.wallet_uri) wallet.href = payment.wallet_uri
+  else wallet.removeAttribute("href")
 
   const deposit = payment.deposit
   const waitingForDeposit = payment.stage === "awaiting_deposit"
@@ -306,6 +343,9 @@ function tick() {
   }
   const left = Math.max(0, Math.round((state.deadline - Date.now()) / 1000))
   const minutes = Math.floor(left / 60)
+  // The countdown is not a live region (it would talk every second): the last minute is said once.
+  const before = Number(el.dataset.secondsLeft)
+  if (before > LAST_MINUTE_S && left <= LAST_MINUTE_S && left > 0) announce(TEXT.oneMinuteLeft)
   el.textContent = `${minutes}:${String(left % 60).padStart(2, "0")}`
   el.dataset.secondsLeft = String(left)
 }
@@ -389,7 +429,7 @@ async function start() {
   $("region").onchange = () => {
     state.region = state.regions.find((r) => r.id === $("region").value)
     save()
-    show("products")
+    show("products", { focus: false })
     loadProducts().catch((error) => alert(errorText(error)))
   }
   $("coin").onchange = () => estimate()
@@ -397,7 +437,11 @@ async function start() {
   $("back").onclick = () => {
     show("products")
   }
-  $("copy").onclick = () => navigator.clipboard?.writeText($("address").textContent)
+  $("copy").onclick = () =>
+    navigator.clipboard
+      ?.writeText($("address").textContent)
+      .then(() => announce(TEXT.addressCopied))
+      .catch(() => {})
   $("simulate").onclick = () => simulateDeposit()
   $("expire").onclick = () => expire()
   $("requote").onclick = () => requote()
@@ -424,7 +468,7 @@ async function start() {
       }
     } catch {}
   }
-  show("products")
+  show("products", { focus: false })
   await loadProducts()
 }
 

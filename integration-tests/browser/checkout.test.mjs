@@ -4,22 +4,14 @@
 // third logs into the admin dashboard and finds the order captured, with the plugin's widget (loaded
 // from the packed build). Screenshots go to test-artifacts/.
 //
-//   node --test integration-tests/browser/
-//   DEMO_STOREFRONT_URL=http://localhost:8000 node --test integration-tests/browser/   (a running `npm run demo`)
+//   node --test --test-concurrency=1 integration-tests/browser/   (one demo at a time: demo-browser.mjs)
+//   DEMO_STOREFRONT_URL=http://localhost:8000 node --test integration-tests/browser/checkout.test.mjs   (a running `npm run demo`)
 //
 // Needs Chromium: /usr/bin/chromium (Debian: apt-get install -y chromium) or CHROMIUM_PATH.
 import assert from "node:assert/strict"
-import { spawn } from "node:child_process"
-import { existsSync, mkdirSync } from "node:fs"
 import path from "node:path"
 import { after, before, test } from "node:test"
-import { fileURLToPath } from "node:url"
-import { chromium } from "playwright-core"
-import { CHROMIUM_PATH as CHROMIUM } from "../../scripts/lib/chromium.mjs"
-import { freePort } from "../../scripts/lib/free-port.mjs"
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const ARTIFACTS = path.join(ROOT, "test-artifacts")
+import { ARTIFACTS, byTestId, checkout as checkoutOn, launchChromium, newPage as pageOf, shot, startDemo, stopDemo } from "./demo-browser.mjs"
 
 let demo
 let urls
@@ -28,105 +20,24 @@ let paidOrderId
 // A shopper's own bitcoin address, for the refund.
 const SHOPPER_BTC_ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 
-
-/** Starts `scripts/demo.mjs` with its admin dashboard and resolves with its URLs. */
-async function startDemo() {
-  const [port, storefrontPort, sandboxPort] = await Promise.all([freePort(), freePort(), freePort()])
-  // A database of its own, dropped first: the user's demo store keeps its state, and no payment a
-  // previous run left open (its sandbox is gone) is synced here.
-  const args = ["scripts/demo.mjs", "--database", "crypto_swap_demo_browser", "--fresh", "--port", String(port), "--storefront-port", String(storefrontPort), "--sandbox-port", String(sandboxPort)]
-  if (process.env.DEMO_NO_BUILD === "1") args.push("--no-build")
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
-  let output = ""
-  const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The demo was not ready after 300s:\n${output.slice(-4000)}`)), 300_000)
-    const onData = (chunk) => {
-      output += chunk
-      const line = output.split("\n").find((l) => l.startsWith("DEMO_READY "))
-      if (line) {
-        clearTimeout(timer)
-        resolve(JSON.parse(line.slice("DEMO_READY ".length)))
-      }
-    }
-    child.stdout.on("data", onData)
-    child.stderr.on("data", (chunk) => (output += chunk))
-    child.once("exit", (code) => {
-      clearTimeout(timer)
-      reject(new Error(`The demo exited (${code}) before it was ready:\n${output.slice(-4000)}`))
-    })
-  })
-  return { child, ready, output: () => output }
-}
-
 before(async () => {
-  assert.ok(existsSync(CHROMIUM), `No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`)
-  mkdirSync(ARTIFACTS, { recursive: true })
   if (process.env.DEMO_STOREFRONT_URL) {
     // Against a demo already running (`npm run demo`); note the requote test moves its sandbox clock.
     urls = { storefront: process.env.DEMO_STOREFRONT_URL, admin: process.env.DEMO_ADMIN_URL ?? null }
   } else {
-    demo = await startDemo()
+    demo = startDemo({ database: "crypto_swap_demo_browser" })
     urls = await demo.ready
   }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-  })
+  browser = await launchChromium()
 })
 
 after(async () => {
   await browser?.close().catch(() => {})
-  if (demo?.child && demo.child.exitCode === null) {
-    const exited = new Promise((resolve) => demo.child.once("exit", resolve))
-    demo.child.kill("SIGINT")
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))])
-    if (demo.child.exitCode === null) demo.child.kill("SIGKILL")
-  }
+  await stopDemo(demo)
 })
 
-async function newPage() {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } })
-  const page = await context.newPage()
-  const errors = []
-  const consoleErrors = []
-  page.on("pageerror", (error) => errors.push(error.message))
-  page.on("console", (message) => {
-    if (message.type() !== "error") return
-    // React's warnings format their arguments ("%s"): keep them, they name the element and component.
-    Promise.all(message.args().map((arg) => arg.jsonValue().catch(() => "")))
-      .then((values) => consoleErrors.push(`${values.map(String).join(" ") || message.text()} ${message.location()?.url ?? ""}`.trim()))
-      .catch(() => consoleErrors.push(message.text()))
-  })
-  return { page, errors, consoleErrors, context }
-}
-
-const shot = (page, name) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true })
-const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`)
-
-/** From the product list to the payment page, paying with `coin` on `network`. */
-async function checkout(page, { product = "hardware-wallet", coin = "BTC", network = "bitcoin", prefix }) {
-  await page.goto(urls.storefront)
-  await byTestId(page, "product-card").first().waitFor()
-  if (prefix) await shot(page, `${prefix}-1-products`)
-  await page.locator(`[data-testid="buy-button"][data-product="${product}"]`).click()
-
-  await byTestId(page, "checkout-view").waitFor()
-  await page.waitForFunction(() => document.querySelectorAll("[data-testid=coin-select] option").length > 5)
-  await byTestId(page, "coin-select").selectOption(`${coin}|${network}`)
-  await page.waitForFunction(
-    (coin) => document.querySelector("[data-testid=estimate-amount]")?.textContent.endsWith(` ${coin}`),
-    coin
-  )
-  await page.waitForFunction(() => !document.querySelector("[data-testid=pay-button]").disabled)
-  assert.match(await byTestId(page, "estimate-amount").innerText(), new RegExp(`^[0-9.]+ ${coin}$`))
-  if (prefix) await shot(page, `${prefix}-2-coin-picker`)
-  await byTestId(page, "pay-button").click()
-
-  await byTestId(page, "payment-view").waitFor()
-  await page.locator('[data-testid="qr"] svg').waitFor({ timeout: 30_000 })
-  await page.waitForFunction(() => /^\d+:\d\d$/.test(document.querySelector("[data-testid=countdown]").textContent))
-}
+const newPage = () => pageOf(browser)
+const checkout = (page, options) => checkoutOn(page, urls.storefront, options)
 
 test("a shopper pays with BTC: QR, countdown, simulated deposit, order confirmation", async () => {
   const { page, errors, consoleErrors, context } = await newPage()

@@ -20,16 +20,6 @@ export async function ledgerRow(container: MedusaContainer, filter: Record<strin
   return row
 }
 
-/** Polls until `check` holds (bounded), for effects of asynchronous subscribers. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, attempts = 100): Promise<T> {
-  let value = await read()
-  for (let attempt = 1; attempt < attempts && !check(value); attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    value = await read()
-  }
-  return value
-}
-
 export async function orderWithPayments(container: MedusaContainer, cartId: string) {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })

@@ -30,9 +30,9 @@ export function useRedis(database: number): string {
 
 /**
  * A second Medusa process (`medusa exec` of helpers/second-process.ts) on the test app's database
- * `dbName` and the same Redis, reconciling as fast as it can for `seconds`.
+ * `dbName` and the same Redis, reconciling as fast as it can from `ready` until the test calls `stop`.
  */
-export function startSecondProcess(dbName: string, seconds: number) {
+export function startSecondProcess(dbName: string) {
   const { DB_HOST = "localhost", DB_PORT = "5432", DB_USERNAME = "postgres", DB_PASSWORD = "" } = process.env
   const auth = DB_PASSWORD ? `${encodeURIComponent(DB_USERNAME)}:${encodeURIComponent(DB_PASSWORD)}` : encodeURIComponent(DB_USERNAME)
   const child = spawn(process.execPath, [require.resolve("@medusajs/cli/cli.js"), "exec", "./integration-tests/helpers/second-process.ts"], {
@@ -41,9 +41,9 @@ export function startSecondProcess(dbName: string, seconds: number) {
       ...process.env,
       NODE_OPTIONS: "",
       DATABASE_URL: `postgres://${auth}@${DB_HOST}:${DB_PORT}/${dbName}`,
-      CRYPTO_SWAP_SECOND_PROCESS_SECONDS: String(seconds),
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    // Closing its stdin stops it; so does this process ending, so it never outlives the test.
+    stdio: ["pipe", "pipe", "pipe"],
   })
   let output = ""
   child.stdout.on("data", (chunk) => (output += chunk))
@@ -55,7 +55,11 @@ export function startSecondProcess(dbName: string, seconds: number) {
   const done = new Promise<number | null>((resolve) => child.on("exit", resolve))
   return {
     ready,
-    done,
+    /** Lets it finish the round it is in and resolves with its exit code. */
+    stop: () => {
+      child.stdin.end()
+      return done
+    },
     output: () => output,
     /** Rounds of reconciliation it reported when it finished. */
     rounds: () => Number(/second process: (\d+) rounds done/.exec(output)?.[1] ?? NaN),

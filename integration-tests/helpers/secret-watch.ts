@@ -1,6 +1,5 @@
 import { inspect } from "node:util"
-import TransportStream from "winston-transport"
-import { logger } from "@medusajs/framework/logger"
+import { onLoggerLines } from "./logger-lines"
 
 /**
  * Watches a test file for the account's private key leaking out of the app: every log line (the
@@ -193,21 +192,8 @@ export function watchSecrets(options: SecretWatchOptions = {}): SecretWatch {
     for (const line of lines) captured.push(line)
   }
 
-  // 1. The Medusa logger: a transport of its own at the lowest level sees every line, printed or not.
-  const loggerInstance = (logger as unknown as { loggerInstance_?: { add(t: unknown): void; remove(t: unknown): void } })
-    .loggerInstance_
-  if (loggerInstance) {
-    const MESSAGE = Symbol.for("message")
-    const transport = new TransportStream({
-      level: "silly",
-      log(info: Record<string | symbol, unknown>, callback: () => void) {
-        capture("loggerLines", typeof info[MESSAGE] === "string" ? (info[MESSAGE] as string) : safeJson(info))
-        callback()
-      },
-    } as ConstructorParameters<typeof TransportStream>[0])
-    loggerInstance.add(transport)
-    restore.push(() => loggerInstance.remove(transport))
-  }
+  // 1. The Medusa logger, every level, printed or not.
+  restore.push(onLoggerLines(({ formatted, info }) => capture("loggerLines", formatted ?? safeJson(info))))
 
   // 2. console.* (Jest's console does not go through process.stdout).
   for (const method of ["log", "info", "warn", "error", "debug", "trace"] as const) {

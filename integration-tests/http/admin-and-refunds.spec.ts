@@ -3,7 +3,8 @@ import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
-import { eventually, ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { waitFor } from "../helpers/wait-for"
 
 jest.setTimeout(180_000)
 
@@ -115,7 +116,8 @@ medusaIntegrationTestRunner({
       const { order, payment, shiftId } = await settledOrder({ deposit_coin: "BTC", deposit_network: "bitcoin", refund_address: BTC_REFUND })
       await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
 
-      const refund = await eventually(
+      const refund = await waitFor(
+        "the refund shift to be made",
         () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId }),
         (rows) => Boolean(rows[0]?.shift_id)
       )
@@ -147,7 +149,8 @@ medusaIntegrationTestRunner({
       const container = getContainer()
       const first = await settledOrder()
       await api.post(`/admin/payments/${first.payment.id}/refund`, { amount: 10 }, admin)
-      const [waiting] = await eventually(
+      const [waiting] = await waitFor(
+        "the first refund to be recorded",
         () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: first.shiftId }),
         (rows) => rows.length === 1
       )
@@ -159,7 +162,8 @@ medusaIntegrationTestRunner({
       // The shopper can give it too, on their payment page.
       const third = await settledOrder()
       await api.post(`/admin/payments/${third.payment.id}/refund`, { amount: 7 }, admin)
-      await eventually(
+      await waitFor(
+        "the third refund to be recorded",
         () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: third.shiftId }),
         (rows) => rows.length === 1
       )
@@ -173,7 +177,8 @@ medusaIntegrationTestRunner({
 
       const second = await settledOrder()
       await api.post(`/admin/payments/${second.payment.id}/refund`, { amount: 5 }, admin)
-      const [manual] = await eventually(
+      const [manual] = await waitFor(
+        "the second refund to be recorded",
         () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: second.shiftId }),
         (rows) => rows.length === 1
       )

@@ -36,7 +36,7 @@ if (!redisAnswers()) {
         }
         await reconcile(container)
 
-        const second = startSecondProcess(DB_NAME, 20)
+        const second = startSecondProcess(DB_NAME)
         await second.ready
         for (const { shiftId } of payments) {
           await env.control.deposit(shiftId)
@@ -46,7 +46,7 @@ if (!redisAnswers()) {
         for (let round = 0; round < 5; round++) {
           await Promise.all([reconcile(container), reconcile(container), reconcile(container)])
         }
-        expect(await second.done).toBe(0)
+        expect(await second.stop()).toBe(0)
         expect(second.output()).toMatch(/second process: \d+ rounds done/)
         await reconcile(container)
 

@@ -1,10 +1,11 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { orderWithPayments } from "../helpers/ledger"
+import { onLoggerLines, type LoggerLine } from "../helpers/logger-lines"
 
 jest.setTimeout(120_000)
 
@@ -65,6 +66,16 @@ medusaIntegrationTestRunner({
       expect(shift).toMatchObject({ externalId: session.id, settleAmount: "99.98", type: "fixed" })
     })
 
+    it("answers a waiting payment only for a cart Medusa would complete: anything else gets Medusa's own refusal", async () => {
+      const cart = await shop.createCart()
+      await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "ETH", deposit_network: "ethereum" })
+      // The item now needs shipping and the cart has no shipping method: Medusa refuses before any payment.
+      await getContainer().resolve(Modules.CART).updateLineItems(cart.items[0].id, { requires_shipping: true })
+      const refused = await failing(api.post(`/store/carts/${cart.id}/complete`, {}, shop.headers))
+      expect(refused.status).toBe(400)
+      expect(refused.data.message).toMatch(/no shipping method/i)
+    })
+
     it("refuses to complete the cart until the deposit is confirmed, then places the order with an authorized payment", async () => {
       const cart = await shop.createCart()
       const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, {
@@ -72,14 +83,21 @@ medusaIntegrationTestRunner({
         deposit_network: "ethereum",
       })
 
+      // Waiting is the expected answer, not an error: nothing above debug level may be logged about it.
+      const lines: LoggerLine[] = []
+      const stopListening = onLoggerLines((line) => lines.push(line))
       const early = await shop.complete(cart.id)
       expect(early.type).toBe("cart")
-      expect(early.error.message).toMatch(/waiting for your deposit/i)
+      expect(early.error).toMatchObject({ type: "payment_authorization_error", message: expect.stringMatching(/waiting for your deposit: send [\d.]+ ETH/i) })
 
       await env.control.deposit(session.data.shift_id)
       const detected = await shop.complete(cart.id)
       expect(detected.type).toBe("cart")
       expect(detected.error.message).toMatch(/being confirmed/i)
+      stopListening()
+      const said = lines.map(({ level, formatted, info }) => ({ level, text: `${formatted ?? info.message}` }))
+      const tooLoud = said.filter(({ level, text }) => level === "error" || level === "warn" || (level !== "debug" && /deposit|authoriz/i.test(text)))
+      expect(tooLoud).toEqual([])
 
       await env.control.setStatus(session.data.shift_id, "processing")
       const placed = await shop.complete(cart.id)

@@ -5,7 +5,8 @@ import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
-import { eventually, ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { waitFor } from "../helpers/wait-for"
 import { webhookUrl } from "../../src/lib/webhook-token"
 
 jest.setTimeout(180_000)
@@ -218,7 +219,7 @@ medusaIntegrationTestRunner({
       await env.control.setStatus(shiftId, "refund", "refund required")
       await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}/set-refund-address`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", "x-service-secret": env.sandbox.account.secret },
         body: JSON.stringify({ address: BTC_REFUND }),
       })
       await env.control.walk(shiftId, ["refunding", "refunded"])
@@ -291,7 +292,8 @@ medusaIntegrationTestRunner({
         // The real thing: the sandbox notifies the registered URL itself when the checkout's shift settles.
         await env.control.deposit(shiftId)
         await env.control.walk(shiftId, ["processing", "settling", "settled"])
-        const row = await eventually(
+        const row = await waitFor(
+          "the sandbox's own notification to capture the checkout's payment",
           () => ledgerRow(container, { checkout_id: checkoutId }),
           (row) => Boolean(row.captured_at)
         )
@@ -310,7 +312,8 @@ medusaIntegrationTestRunner({
           reconcile(container),
           reconcile(container),
         ])
-        await eventually(
+        await waitFor(
+          "the 20 notifications' subscribers to capture the payment",
           () => ledgerRow(container, { checkout_id: checkoutId }),
           (row) => Boolean(row.captured_at)
         )

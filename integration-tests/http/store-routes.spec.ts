@@ -1,3 +1,4 @@
+import BigNumber from "bignumber.js"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -31,7 +32,7 @@ async function sandboxConfig(update: Record<string, unknown>) {
 
 /** The upstream API requests the sandbox logged (the control interface is never logged). */
 async function upstream(method: string, path: string | RegExp) {
-  const entries: Array<{ method: string; path: string; query: any; userIp?: string }> = await env.control.requests()
+  const entries: Array<{ method: string; path: string; query: any; userIp?: string; receivedAt: string }> = await env.control.requests()
   return entries.filter((entry) => entry.method === method && (typeof path === "string" ? entry.path === path : path.test(entry.path)))
 }
 
@@ -170,7 +171,7 @@ medusaIntegrationTestRunner({
           settle_network: "ethereum",
           amount_due: "49.99",
           currency_code: "usd",
-          commission_rate_percent: "0",
+          commission_rate_percent: null,
         })
         for (const field of ["rate", "min", "max", "deposit_amount"]) expect(estimate[field]).toMatch(/^\d+(\.\d+)?$/)
         expect(Number(estimate.min)).toBeLessThan(Number(estimate.max))
@@ -179,9 +180,10 @@ medusaIntegrationTestRunner({
         const covers = Number(estimate.deposit_amount) * Number(estimate.rate)
         expect(covers).toBeGreaterThanOrEqual(49.99)
         expect(covers).toBeLessThan(49.99 * 1.001)
-        // The commission the store charges went to the service with the pair request.
+        // No commission option set: the pair names none, so it is priced with the commission the service
+        // applies to the account, as quotes and shifts (which take none) are.
         const [pair] = await upstream("GET", "/v2/pair/btc-bitcoin/usdc-ethereum")
-        expect(pair.query).toMatchObject({ commissionRate: "0" })
+        expect(pair.query).not.toHaveProperty("commissionRate")
 
         // Ticker and network in any case: the answer names them as the catalogue does.
         const loose = await get(`${ROUTES}/estimate?cart_id=${cart.id}&coin=btc&network=BITCOIN`)
@@ -263,7 +265,9 @@ medusaIntegrationTestRunner({
         expect(payment.seconds_left).toBeGreaterThan(0)
         expect(payment.seconds_left).toBeLessThanOrEqual(15 * 60)
         expect(payment.payment_uri).toBe(`bitcoin:${session.data.deposit_address}?amount=${session.data.deposit_amount}`)
+        expect(payment.wallet_uri).toBe(payment.payment_uri)
         expect(payment.qr_svg.startsWith("<svg")).toBe(true)
+        expect(payment.qr_alt).toBe(`QR code to pay ${session.data.deposit_amount} BTC on bitcoin to the address ${session.data.deposit_address}.`)
         // The view never hands out the shift of another cart: this one names its own.
         expect(JSON.stringify(data)).toContain(session.data.deposit_address)
         expect((await sandboxShift(shiftId)).status).toBe("waiting")
@@ -282,7 +286,9 @@ medusaIntegrationTestRunner({
           memo_warning: expect.stringMatching(/memo/i),
         })
         expect(data.payment.next_step).toMatch(/with the memo/)
+        // No wallet link standard carries the memo: the QR code holds the address alone.
         expect(data.payment.payment_uri).toBe(session.data.deposit_address)
+        expect(data.payment.wallet_uri).toBeNull()
         expect(data.payment.qr_svg.startsWith("<svg")).toBe(true)
 
         // Cash addresses carry their scheme: the URI must not repeat it.
@@ -292,12 +298,21 @@ medusaIntegrationTestRunner({
         expect(bchView.payment_uri).toBe(`${bch.session.data.deposit_address}?amount=${bch.session.data.deposit_amount}`)
         expect(bchView.deposit.memo_required).toBe(false)
 
-        // A variable-rate deposit: a range to send, and no amount in the URI.
+        // A variable-rate deposit: a range to send, and a link naming the chain but no amount.
         const zk = await paySession({ deposit_coin: "ETH", deposit_network: "zksync" })
         const zkView = (await view(zk.session.id, zk.cart.id)).data.payment
         expect(zkView.deposit).toMatchObject({ amount: null, min: zk.session.data.deposit_min, max: zk.session.data.deposit_max })
         expect(zkView.next_step).toContain(`Send between ${zk.session.data.deposit_min} and ${zk.session.data.deposit_max} ETH on zksync`)
-        expect(zkView.payment_uri).toBe(zk.session.data.deposit_address)
+        expect(zkView.payment_uri).toBe(`ethereum:${zk.session.data.deposit_address}@324`)
+        expect(zkView.wallet_uri).toBe(zkView.payment_uri)
+
+        // A token: its contract from the coins listing, the amount in its base units (USDT on bsc has 18 decimals).
+        const usdt = await paySession({ deposit_coin: "USDT", deposit_network: "bsc" })
+        const usdtView = (await view(usdt.session.id, usdt.cart.id)).data.payment
+        const units = new BigNumber(usdt.session.data.deposit_amount).shiftedBy(18).toFixed()
+        expect(usdtView.wallet_uri).toBe(
+          `ethereum:0x55d398326f99059ff775485246999027b3197955@56/transfer?address=${usdt.session.data.deposit_address}&uint256=${units}`
+        )
         expect(zkView.qr_svg.startsWith("<svg")).toBe(true)
       })
 
@@ -380,7 +395,10 @@ medusaIntegrationTestRunner({
         }
         const reads = await upstream("GET", `/v2/shifts/${shiftId}`)
         expect(reads.length).toBeGreaterThanOrEqual(1)
-        expect(reads.length).toBeLessThanOrEqual(2)
+        // At most two within the route's 3 s cache, and one more per 3 s the reads spanned on the
+        // sandbox's log: a loaded machine that polls slowly is not counted against the store.
+        const spanMs = new Date(reads.at(-1)!.receivedAt).getTime() - new Date(reads[0].receivedAt).getTime()
+        expect(reads.length).toBeLessThanOrEqual(2 + Math.floor(spanMs / 3000))
       })
 
       it("answers another cart's session exactly like a missing one and refuses hostile input", async () => {

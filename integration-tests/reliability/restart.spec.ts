@@ -8,6 +8,7 @@ import { watchSecrets } from "../helpers/secret-watch"
 import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { ledgerOf, orderWithPayments } from "../helpers/ledger"
+import { waitFor } from "../helpers/wait-for"
 import { internalDetail, send } from "./http"
 import { figure, reportSecrets, writeReportSection } from "./report"
 
@@ -26,18 +27,9 @@ const env = useSandbox()
 const watch = watchSecrets({ onClean: reportSecrets("restart") })
 const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 /** Polls until `check` holds; fails with the last value once the store had all the time it could need. */
-async function until<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + PATIENCE_MS
-  for (;;) {
-    const value = await read()
-    if (check(value)) return value
-    if (Date.now() > deadline) throw new Error(`Still waiting for ${what}: ${JSON.stringify(value)?.slice(0, 2000)}`)
-    await sleep(200)
-  }
-}
+const until = <T>(what: string, read: () => Promise<T>, check: (value: T) => boolean) =>
+  waitFor(what, read, check, { timeoutMs: PATIENCE_MS, intervalMs: 200 })
 
 /** The storefront helper's API shape, over plain HTTP to a store this test started. */
 function httpApi(baseUrl: string) {
@@ -70,9 +62,24 @@ async function freePort(): Promise<number> {
 
 type Store = { baseUrl: string; output: () => string; kill: () => Promise<void> }
 
-/** `medusa start` on the test's database: a real store process, as production runs it. */
+/**
+ * `medusa start` on the test's database: a real store process, as production runs it. The port is
+ * free when picked but only bound once the store has booted, so another process may take it first:
+ * then the store starts again on another port.
+ */
 async function startStore(reconcileIntervalMs: number): Promise<Store> {
-  const port = await freePort()
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStoreOn(await freePort(), reconcileIntervalMs)
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startStoreOn(port: number, reconcileIntervalMs: number): Promise<Store> {
   const { DB_HOST = "localhost", DB_PORT = "5432", DB_USERNAME = "postgres", DB_PASSWORD = "" } = process.env
   const auth = DB_PASSWORD ? `${encodeURIComponent(DB_USERNAME)}:${encodeURIComponent(DB_PASSWORD)}` : encodeURIComponent(DB_USERNAME)
   const child = spawn(process.execPath, [require.resolve("@medusajs/cli/cli.js"), "start", "--port", String(port)], {
@@ -96,7 +103,7 @@ async function startStore(reconcileIntervalMs: number): Promise<Store> {
   await until(
     "the store to answer",
     async () => {
-      if (!running) throw new Error(`medusa start exited:\n${output.slice(-3000)}`)
+      if (!running) throw new (/EADDRINUSE/.test(output) ? PortTaken : Error)(`medusa start exited:\n${output.slice(-3000)}`)
       return fetch(`${baseUrl}/health`).then((response) => response.ok, () => false)
     },
     Boolean

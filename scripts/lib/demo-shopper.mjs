@@ -91,7 +91,7 @@ export async function runShopper({ backendUrl, sandboxUrl, publishableKey, admin
       throw new Error(`Unexpected payment page: ${JSON.stringify({ stage: payment.stage, address: payment.deposit.address })}`)
     }
     info(`    "${payment.headline}": send ${payment.deposit.amount ?? `${payment.deposit.min}-${payment.deposit.max}`} ${payment.deposit.coin} to ${payment.deposit.address}${payment.deposit.memo ? ` with memo ${payment.deposit.memo}` : ""}`)
-    info(`    QR code ${payment.qr_svg.length} bytes of SVG, ${payment.seconds_left}s left`)
+    info(`    QR code ${payment.qr_svg.length} bytes of SVG, ${payment.seconds_left}s left; wallet link ${payment.wallet_uri ?? "none (address only)"}`)
   })
 
   const walk = await step("Sandbox: the shopper's deposit arrives", async () => {

@@ -85,19 +85,18 @@ const json = (res, status, data) => send(res, status, "application/json", JSON.s
 
 /**
  * Starts the storefront server. `config` is what the page needs: backendUrl, publishableKey,
- * providerId, regions' currencies.
+ * providerId, regions' currencies; read at each page load, so a caller may complete it once the
+ * server listens.
  */
 export async function startStorefront({ rootDir, port, host = "127.0.0.1", sandboxUrl, config, stepMs = 2500, log = () => {} }) {
   const [script, template] = await Promise.all([bundle(rootDir), readFile(path.join(rootDir, "demo/storefront/index.html"), "utf8")])
-  const html = template.replace(
-    "<!--DEMO_CONFIG-->",
-    `<script>window.__DEMO__ = ${JSON.stringify(config).replace(/</g, "\\u003c")}</script>`
-  )
+  const html = () =>
+    template.replace("<!--DEMO_CONFIG-->", `<script>window.__DEMO__ = ${JSON.stringify(config).replace(/</g, "\\u003c")}</script>`)
 
   const server = http.createServer(async (req, res) => {
     try {
       const url = new URL(req.url, "http://localhost")
-      if (req.method === "GET" && (url.pathname === "/" || url.pathname === "/index.html")) return send(res, 200, "text/html; charset=utf-8", html)
+      if (req.method === "GET" && (url.pathname === "/" || url.pathname === "/index.html")) return send(res, 200, "text/html; charset=utf-8", html())
       if (req.method === "GET" && url.pathname === "/app.js") return send(res, 200, "text/javascript; charset=utf-8", script)
       if (req.method === "GET" && url.pathname === "/health") return json(res, 200, { ok: true })
       if (req.method === "POST" && url.pathname === "/demo/simulate-deposit") {

@@ -2,6 +2,7 @@ import { defineMiddlewares, validateAndTransformBody } from "@medusajs/framework
 import { registerWebhookSchema } from "./admin/crypto-swap/validators"
 import { attachCustomerIp } from "./middlewares/attach-customer-ip"
 import { checkSessionData } from "./middlewares/check-session-data"
+import { answerWaitingCompletion } from "./middlewares/answer-waiting-completion"
 
 export default defineMiddlewares({
   routes: [
@@ -9,6 +10,11 @@ export default defineMiddlewares({
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
       middlewares: [attachCustomerIp, checkSessionData],
+    },
+    {
+      matcher: "/store/carts/:id/complete",
+      method: ["POST"],
+      middlewares: [answerWaitingCompletion],
     },
     {
       // Notifications are small; anything larger is refused before it is parsed.

@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util"
+import { loadEnv } from "@medusajs/framework/utils"
 import type { SwapServiceClientOptions } from "../lib/swap-service"
 
-/** Flags every service command takes; each falls back to the environment variable a store sets anyway. */
+/** Flags every service command takes; each falls back to the environment variable a store sets anyway (or its .env). */
 export const CONNECTION_FLAGS = {
   "base-url": { type: "string", env: "CRYPTO_SWAP_BASE_URL" },
   "graphql-url": { type: "string", env: "CRYPTO_SWAP_GRAPHQL_URL" },
@@ -11,7 +12,8 @@ export const CONNECTION_FLAGS = {
   "secret-header": { type: "string", env: "CRYPTO_SWAP_SECRET_HEADER" },
 } as const
 
-export const CONNECTION_HELP = `Connection (flag, or the environment variable in brackets):
+export const CONNECTION_HELP = `Connection (flag, or the environment variable in brackets, also read from the .env
+of the directory you run the command in, as Medusa reads it; real variables win over .env):
   --base-url URL        The service's API base [CRYPTO_SWAP_BASE_URL]
   --graphql-url URL     Its GraphQL endpoint [CRYPTO_SWAP_GRAPHQL_URL] (default: {base-url}/graphql)
   --pay-url URL         Its pay page base [CRYPTO_SWAP_PAY_URL] (default: {base-url})
@@ -21,12 +23,21 @@ export const CONNECTION_HELP = `Connection (flag, or the environment variable in
 
 type Flag = keyof typeof CONNECTION_FLAGS
 
+/**
+ * The store's environment as Medusa sees it: the working directory's .env (and .env.staging, .env.production
+ * or .env.test under those NODE_ENVs) beneath the real environment variables, which win.
+ */
+export function storeEnvironment(): NodeJS.ProcessEnv {
+  loadEnv(process.env.NODE_ENV || "development", process.cwd())
+  return process.env
+}
+
 /** Parses the connection flags plus a command's own; throws a clear message for anything missing. */
 export function parseCommand<T extends Record<string, { type: "string" | "boolean"; multiple?: boolean }>>(
   argv: string[],
   own: T,
   required: Flag[],
-  env: NodeJS.ProcessEnv = process.env
+  env: NodeJS.ProcessEnv = storeEnvironment()
 ) {
   const { values: parsed } = parseArgs({
     args: argv,

@@ -23,9 +23,6 @@ const TX_URL: Record<string, string> = {
   cosmoshub: "https://www.mintscan.io/cosmos/tx/",
 }
 
-/** EVM-like networks: the service sweeps deposit addresses there, so a deposit hash may be its sweep. */
-export const EVM_NETWORKS = new Set(["ethereum", "arbitrum", "optimism", "base", "zksync", "polygon", "bsc", "avax", "ethereumclassic"])
-
 export function explorerTxUrl(network: string | null | undefined, txHash: string | null | undefined): string | null {
   if (!network || !txHash) return null
   const base = TX_URL[network.toLowerCase()]

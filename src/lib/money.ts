@@ -22,6 +22,11 @@ export function roundUp(amount: string, decimals: number): string {
   return new BigNumberJS(amount).decimalPlaces(decimals, BigNumberJS.ROUND_UP).toFixed()
 }
 
+/** `amount` in the smallest unit (wei, satoshi…), an integer string rounded up so the merchant never receives less. */
+export function toBaseUnits(amount: string, decimals: number): string {
+  return new BigNumberJS(amount).shiftedBy(decimals).integerValue(BigNumberJS.ROUND_UP).toFixed()
+}
+
 export function isDecimalString(value: unknown): value is string {
   return typeof value === "string" && DECIMAL.test(value)
 }

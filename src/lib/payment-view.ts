@@ -1,6 +1,9 @@
 import type { PaymentStage } from "../providers/crypto-swap/status-map"
-import { EVM_NETWORKS, explorerTxUrl } from "./explorers"
-import { paymentUri, qrCodeSvg } from "./payment-uri"
+import { isEvmNetwork } from "./chain-networks"
+import { depositToken } from "./deposit-token"
+import { explorerTxUrl } from "./explorers"
+import { qrCodeSvg, walletLink } from "./payment-uri"
+import type { Coin } from "./swap-service"
 
 type LedgerRowView = {
   status: string
@@ -86,15 +89,38 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): string {
   }
 }
 
+/** The QR code's text alternative: what a shopper who can't see it needs to pay (coin, amount, address). */
+function qrAlt(row: LedgerRowView, address: string): string {
+  const amount =
+    row.deposit_amount && row.type !== "variable" ? row.deposit_amount : `between ${row.deposit_min} and ${row.deposit_max}`
+  return `QR code to pay ${amount} ${row.deposit_coin} on ${row.deposit_network} to the address ${address}${row.deposit_memo ? `, with the memo ${row.deposit_memo}` : ""}.`
+}
+
 /** The live view a payment page polls: plain words, what to send where, and what happens next. */
-export async function paymentView(row: LedgerRowView, stage: PaymentStage, now = new Date()) {
+export async function paymentView(
+  row: LedgerRowView,
+  stage: PaymentStage,
+  /** The coins listing, for a token's contract and decimals in the wallet link. */
+  catalogue: { get(): Promise<Coin[]> },
+  now = new Date()
+) {
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null
   const address = row.deposit_address
-  const uri =
-    address && row.deposit_coin && row.deposit_network
-      ? paymentUri(row.deposit_coin, row.deposit_network, address, row.type === "variable" ? null : row.deposit_amount)
-      : null
-  const evm = row.deposit_network ? EVM_NETWORKS.has(row.deposit_network.toLowerCase()) : false
+  // Only a page still waiting for the deposit shows how to pay: nothing else needs the listing.
+  const payable = stage === "awaiting_deposit" && address && row.deposit_coin && row.deposit_network ? address : null
+  const wallet = payable
+    ? walletLink({
+        coin: row.deposit_coin!,
+        network: row.deposit_network!,
+        address: payable,
+        amount: row.type === "variable" ? null : row.deposit_amount,
+        memo: row.deposit_memo,
+        token: await depositToken(catalogue, row.deposit_coin!, row.deposit_network!),
+      })
+    : null
+  // Without a wallet link the QR code holds the address alone, which every wallet can scan.
+  const uri = payable ? (wallet ?? payable) : null
+  const evm = isEvmNetwork(row.deposit_network)
   // `multiple` has no top-level deposit hash: the first deposit's stands for it.
   const depositHash = row.deposit_hash ?? depositsOf(row).find((deposit) => deposit.depositHash)?.depositHash ?? null
   // Once a deposit goes back, `settleHash` is the refund transaction, sent on the deposit network.
@@ -127,8 +153,12 @@ export async function paymentView(row: LedgerRowView, stage: PaymentStage, now =
         ? 0
         : Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000))
       : null,
-    payment_uri: stage === "awaiting_deposit" ? uri : null,
-    qr_svg: stage === "awaiting_deposit" && uri ? await qrCodeSvg(uri) : null,
+    /** What the QR code holds: the wallet link, else the bare address. */
+    payment_uri: uri,
+    /** The "Open in wallet" link with the exact amount; null where no standard fits (memo networks…). */
+    wallet_uri: wallet,
+    qr_svg: uri ? await qrCodeSvg(uri) : null,
+    qr_alt: payable ? qrAlt(row, payable) : null,
     transactions: {
       deposit: depositHash ? { hash: depositHash, url: explorerTxUrl(row.deposit_network, depositHash) } : null,
       settle:

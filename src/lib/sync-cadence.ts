@@ -12,10 +12,7 @@ export function nextSyncAt(
   cadence: CryptoSwapOptions["reconcile"],
   now: Date
 ): Date | null {
-  if (shift.failures > 0) {
-    const seconds = Math.min(cadence.inFlightSeconds * 2 ** Math.min(shift.failures, 16), cadence.maxBackoffSeconds)
-    return new Date(now.getTime() + seconds * 1000)
-  }
+  if (shift.failures > 0) return retryAt(shift.failures, cadence, now)
   if (shift.terminal && !shift.actionPending) return null
   const seconds = shift.actionPending || IN_FLIGHT.has(shift.status)
     ? cadence.inFlightSeconds
@@ -24,5 +21,11 @@ export function nextSyncAt(
       : REFUND.has(shift.status)
         ? cadence.refundSeconds
         : cadence.waitingSeconds
+  return new Date(now.getTime() + seconds * 1000)
+}
+
+/** When to try again after `failures` failed reads or attempts at an action: exponential, capped. */
+export function retryAt(failures: number, cadence: CryptoSwapOptions["reconcile"], now: Date): Date {
+  const seconds = Math.min(cadence.inFlightSeconds * 2 ** Math.min(failures, 16), cadence.maxBackoffSeconds)
   return new Date(now.getTime() + seconds * 1000)
 }

@@ -10,13 +10,16 @@ export function createAccount(state: SandboxState, account: Account = { id: newA
   return account
 }
 
-/** The account a secret header belongs to: missing or example -> 401, unknown -> 404 "Account not found". */
+/**
+ * The account a secret header belongs to. Missing or unusable (the documentation's example) -> 401
+ * naming the header, as the service words it; well-formed but unknown -> 404 "Account not found".
+ */
 export function accountForSecret(state: SandboxState, secret: string | undefined, headerName: string): Account {
   if (!secret) {
     throw unauthorized(`Missing ${headerName} header`)
   }
   if (EXAMPLE_SECRETS.has(secret)) {
-    throw unauthorized("The example private key from the documentation cannot be used")
+    throw unauthorized(`Invalid ${headerName} header`)
   }
   const account = [...state.accounts.values()].find((candidate) => candidate.secret === secret)
   if (!account) {

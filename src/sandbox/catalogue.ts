@@ -31,31 +31,52 @@ function coinByContract(id: string, network: string): CoinData | undefined {
   return COINS.find((coin) => coin.tokens?.[network]?.contractAddress.toLowerCase() === id)
 }
 
+/** The alias the service accepts for a native coin's main network. */
+const MAINNET = "mainnet"
+
+/** The network a native coin lives on first (BTC bitcoin, ETH ethereum); tokens have none. */
+function mainnetOf(coin: CoinData): string | undefined {
+  const first = coin.networks[0]
+  return coin.tokens?.[first] ? undefined : first
+}
+
+/**
+ * How a missing network reads: in pair paths and lists a bare coin is its main (or only) network; in request
+ * bodies, where the network is a required field, only a coin with a single network may leave it out.
+ */
+type BareCoin = "main" | "only"
+
+/** The network a request means: `mainnet` for the main one, and no network as `bare` says. */
+function resolveNetwork(coin: CoinData, network: string, bare: BareCoin): string | undefined {
+  if (network === "") {
+    const only = coin.networks.length === 1 ? coin.networks[0] : undefined
+    return bare === "main" ? mainnetOf(coin) ?? only : only
+  }
+  return network === MAINNET ? mainnetOf(coin) : coin.networks.find((candidate) => candidate === network)
+}
+
 /**
  * Resolves a coin id (ticker, any case; on the deposit side also a token contract address) and a
- * network to an asset, failing the way the service does: 500 "Invalid coin" / "Invalid network".
+ * network (or its alias) to an asset, failing the way the service does: 500 "Invalid coin" / "Invalid network".
  */
-export function findAsset(coinId: string, networkId: string, side: Side): Asset {
+export function findAsset(coinId: string, networkId: string | undefined, side: Side, bare: BareCoin = "only"): Asset {
   const id = coinId.trim().toLowerCase()
-  const network = networkId.trim().toLowerCase()
+  const network = (networkId ?? "").trim().toLowerCase()
   const coin = coinByTicker(id) ?? (side === "deposit" ? coinByContract(id, network) : undefined)
   if (!coin) {
     throw validationFailure("Invalid coin")
   }
-  if (!coin.networks.includes(network)) {
+  const resolved = resolveNetwork(coin, network, bare)
+  if (!resolved) {
     throw validationFailure("Invalid network")
   }
-  return assetOf(coin, network)
+  return assetOf(coin, resolved)
 }
 
-/** `btc-bitcoin` (or just `btc`, meaning the coin's main network), as pair paths name assets. */
+/** `btc-bitcoin`, `btc-mainnet` or just `btc`, as pair paths and lists name assets. */
 export function parseCoinNetwork(text: string, side: Side): Asset {
   const [coinId, ...networkParts] = text.split("-")
-  const network = networkParts.join("-") || coinByTicker(coinId.toLowerCase())?.networks[0]
-  if (!network) {
-    throw validationFailure("Invalid coin")
-  }
-  return findAsset(coinId, network, side)
+  return findAsset(coinId, networkParts.join("-"), side, "main")
 }
 
 export function allAssets(): Asset[] {
@@ -119,6 +140,7 @@ function coinListing(coin: CoinData): Record<string, unknown> {
     coin: coin.coin,
     name: coin.name,
     networks: [...coin.networks],
+    mainnet: mainnetOf(coin),
     ...(coin.tokens ? { tokenDetails: structuredClone(coin.tokens) } : {}),
     networksWithMemo,
     hasMemo: networksWithMemo.length > 0,
@@ -127,8 +149,8 @@ function coinListing(coin: CoinData): Record<string, unknown> {
     variableOnly: networkListFlag(coin, withoutRepeats(coin.depositVariableOnly, coin.settleVariableOnly)),
     depositVariableOnly: networkListFlag(coin, coin.depositVariableOnly),
     settleVariableOnly: networkListFlag(coin, coin.settleVariableOnly),
-    ...(coin.depositOffline ? { depositOffline: networkListFlag(coin, coin.depositOffline) } : {}),
-    ...(coin.settleOffline ? { settleOffline: networkListFlag(coin, coin.settleOffline) } : {}),
+    depositOffline: networkListFlag(coin, coin.depositOffline),
+    settleOffline: networkListFlag(coin, coin.settleOffline),
   }
 }
 

@@ -4,7 +4,8 @@
  * Every time-dependent rule reads this clock, never `Date.now()` directly.
  */
 export class SandboxClock {
-  private offsetMs = 0
+  /** How far the sandbox is ahead of real time; saved with its state. */
+  offsetMs = 0
 
   now(): Date {
     return new Date(Date.now() + this.offsetMs)

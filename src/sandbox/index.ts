@@ -9,7 +9,9 @@ import { SandboxRuntime } from "./runtime"
 import { settingsView, type SandboxOptions, type SettingsUpdate, type SettingsView } from "./settings"
 import type { IncomingDeposit, StatusChange } from "./shift-lifecycle"
 import type { ShiftView } from "./shift-view"
-import type { Account, NotificationDelivery } from "./state"
+import { decodeSnapshot, encodeSnapshot } from "./snapshot"
+import type { Account, NotificationDelivery, SandboxState } from "./state"
+import { StateFile } from "./state-file"
 
 export type { SandboxOptions, SettingsUpdate, SettingsView } from "./settings"
 export { REALISTIC_RATE_LIMITS } from "./settings"
@@ -28,6 +30,9 @@ export type Sandbox = {
   payUrl: string
   /** The initial account. */
   account: Account
+  /** It continued from its state file (options.stateFile) rather than starting afresh. */
+  restored: boolean
+  /** Stops the server and, with a state file, saves what is not saved yet. */
   close(): Promise<void>
 
   // Helpers mirroring the control interface (src/sandbox/README.md), for tests in the same process.
@@ -82,13 +87,45 @@ function closeServer(server: Server): Promise<void> {
   })
 }
 
-/** Starts a local stand-in of the swap service: a real HTTP server with in-memory state. */
+/** The saved initial account, after restoring everything else from the file's text. */
+function restoreFrom(runtime: SandboxRuntime, text: string): Account {
+  const snapshot = decodeSnapshot(text)
+  const account = (snapshot.state.accounts as SandboxState["accounts"] | undefined)?.get(snapshot.account)
+  if (!account) throw new Error(`its account ${snapshot.account} is missing`)
+  runtime.restore(snapshot)
+  return account
+}
+
+/** Starts a local stand-in of the swap service: a real HTTP server, its state in memory or in `stateFile`. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const runtime = new SandboxRuntime(options)
-  const account = createAccount(runtime.state, options.account)
-  const server = createServer(createApp(runtime))
+  const stateFile = options.stateFile === undefined ? undefined : new StateFile(options.stateFile, runtime.log)
+  stateFile?.claim()
+  let saved: Account | undefined
+  try {
+    saved = stateFile?.read((text) => restoreFrom(runtime, text))
+  } catch (error) {
+    stateFile?.release()
+    throw error
+  }
+  const account = saved && !options.account ? saved : createAccount(runtime.state, options.account)
+  const app = createApp(runtime)
+  // Any request may change the state: counted once its answer is done, or dropped.
+  const server = createServer((request, response) => {
+    response.once("close", runtime.changed)
+    app(request, response)
+  })
   const host = options.host ?? "127.0.0.1"
-  await listen(server, options.port ?? 0, host)
+  await listen(server, options.port ?? 0, host).catch((error) => {
+    // Nothing was served: the file keeps what it had.
+    runtime.stop()
+    stateFile?.release()
+    throw error
+  })
+  if (stateFile) {
+    runtime.onChange(stateFile.changed)
+    await stateFile.start(() => encodeSnapshot({ ...runtime.snapshot(), account: account.id }))
+  }
   const baseUrl = `http://${urlHost(host)}:${(server.address() as AddressInfo).port}`
 
   return {
@@ -96,13 +133,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     graphqlUrl: `${baseUrl}/graphql`,
     payUrl: baseUrl,
     account,
+    restored: saved !== undefined,
     close: async () => {
       runtime.stop()
       await closeServer(server)
+      await runtime.notifier.idle()
+      await stateFile?.close()
     },
     now: () => runtime.clock.now(),
     advanceClock: (seconds) => runtime.advanceClock(seconds),
-    createAccount: () => createAccount(runtime.state),
+    createAccount: () => {
+      const created = createAccount(runtime.state)
+      runtime.changed()
+      return created
+    },
     getShift: (id) => runtime.shiftView(id),
     shifts: () => [...runtime.state.shifts.keys()].map((id) => runtime.shiftView(id)),
     deposit: (shiftId, deposit = {}) => runtime.simulateDeposit(shiftId, deposit),

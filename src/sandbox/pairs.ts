@@ -1,15 +1,15 @@
 import { assertPairAvailable, isPairAvailable, sameAsset, type Asset } from "./catalogue"
-import { depositLimits, marketRate, withCommission } from "./pricing"
+import { depositLimits, offeredRate } from "./pricing"
+import { validationFailure } from "./service-error"
 
-/** `GET /v2/pair`: deposit range and rate of a pair; a commission (percent) lowers the rate. */
-export function pairView(deposit: Asset, settle: Asset, commissionPercent?: number) {
+/** `GET /v2/pair`: deposit range and rate of a pair, the commission (percent) taken off. */
+export function pairView(deposit: Asset, settle: Asset, commissionPercent: string) {
   assertPairAvailable(deposit, settle)
   const limits = depositLimits(deposit, settle)
-  const rate = marketRate(deposit, settle)
   return {
     min: limits.min,
     max: limits.max,
-    rate: (commissionPercent === undefined ? rate : withCommission(rate, String(commissionPercent))).toFixed(),
+    rate: offeredRate(deposit, settle, commissionPercent).toFixed(),
     depositCoin: deposit.coin.coin,
     depositNetwork: deposit.network,
     settleCoin: settle.coin.coin,
@@ -17,8 +17,11 @@ export function pairView(deposit: Asset, settle: Asset, commissionPercent?: numb
   }
 }
 
-/** `GET /v2/pairs`: every available ordered pair among the listed assets. */
-export function pairsAmong(assets: Asset[], commissionPercent?: number) {
+/** `GET /v2/pairs`: every available ordered pair among the listed assets, each listed once. */
+export function pairsAmong(assets: Asset[], commissionPercent: string) {
+  if (assets.some((asset, index) => assets.findIndex((other) => sameAsset(asset, other)) !== index)) {
+    throw validationFailure("Duplicate coin")
+  }
   return assets.flatMap((deposit) =>
     assets.filter((settle) => !sameAsset(deposit, settle) && isPairAvailable(deposit, settle)).map((settle) => pairView(deposit, settle, commissionPercent))
   )

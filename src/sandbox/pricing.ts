@@ -9,8 +9,10 @@ import { validationFailure } from "./service-error"
 /** Enough precision for the division of two USD prices before rounding to coin precision. */
 const Decimal = BigNumber.clone({ DECIMAL_PLACES: 40 })
 
-/** The service's margin on every swap, in percent: a round trip loses about twice this plus fees. */
+/** The service's margin on every swap, in percent: a round trip loses about twice this (and the commission) plus fees. */
 export const SPREAD_PERCENT = "0.5"
+/** The commission the service takes for the affiliate when a request names none: never priced like 0. */
+export const DEFAULT_COMMISSION_PERCENT = "0.5"
 /** Minimum deposit in USD, before the network-fee floor (service-behaviour.md, "Limits"). */
 export const MIN_DEPOSIT_USD = "3"
 /** The minimum also covers this many settlement fees, so that fees never eat a deposit. */
@@ -37,15 +39,16 @@ export function hasAtMostDecimals(amount: string, asset: Asset): boolean {
 
 export const compareAmounts = (a: string, b: string): number => new Decimal(a).comparedTo(b) ?? 0
 
-/** Settle units per deposit unit after the spread, before fees; rounded down like a quoted rate. */
-export function marketRate(deposit: Asset, settle: Asset): BigNumber {
-  const afterSpread = new Decimal(100).minus(SPREAD_PERCENT).div(100)
-  return usdPrice(deposit).div(usdPrice(settle)).times(afterSpread).precision(MARKET_RATE_DIGITS, BigNumber.ROUND_DOWN)
-}
+const percentOff = (rate: BigNumber, percent: string) =>
+  rate.times(new Decimal(100).minus(percent).div(100)).precision(MARKET_RATE_DIGITS, BigNumber.ROUND_DOWN)
 
-/** The pair rate with the affiliate's commission taken off; `percent` is 0..2 as the spec writes it. */
-export function withCommission(rate: BigNumber, percent: string): BigNumber {
-  return rate.times(new Decimal(100).minus(percent).div(100)).precision(MARKET_RATE_DIGITS, BigNumber.ROUND_DOWN)
+/**
+ * Settle units per deposit unit after the spread and the affiliate's commission (`percent`, 0..2 as
+ * the spec writes it), before fees; rounded down like a quoted rate. Pairs, quotes and shifts all
+ * price with it, so they agree.
+ */
+export function offeredRate(deposit: Asset, settle: Asset, commissionPercent = DEFAULT_COMMISSION_PERCENT): BigNumber {
+  return percentOff(percentOff(usdPrice(deposit).div(usdPrice(settle)), SPREAD_PERCENT), commissionPercent)
 }
 
 /** The settlement transaction's network fee in the settle coin. */
@@ -78,10 +81,10 @@ function effectiveRate(depositAmount: string, settleAmount: string): string {
   return new Decimal(settleAmount).div(depositAmount).precision(EFFECTIVE_RATE_DIGITS, BigNumber.ROUND_UP).toFixed()
 }
 
-/** What a deposit yields at the market rate, less the settlement fee, rounded down. The deposit is rounded up to its precision. */
+/** What a deposit yields at the offered rate, less the settlement fee, rounded down. The deposit is rounded up to its precision. */
 export function convertDeposit(depositAmount: string, deposit: Asset, settle: Asset): Conversion {
   const exactDeposit = roundUp(depositAmount, deposit)
-  const gross = new Decimal(exactDeposit).times(marketRate(deposit, settle)).minus(settleNetworkFee(settle))
+  const gross = new Decimal(exactDeposit).times(offeredRate(deposit, settle)).minus(settleNetworkFee(settle))
   const settleAmount = roundDown(BigNumber.max(0, gross), settle)
   return { depositAmount: exactDeposit, settleAmount, rate: effectiveRate(exactDeposit, settleAmount) }
 }
@@ -89,7 +92,7 @@ export function convertDeposit(depositAmount: string, deposit: Asset, settle: As
 /** The deposit that yields at least `settleAmount` after fees: rounded up so the settle side is never short. */
 export function convertSettle(settleAmount: string, deposit: Asset, settle: Asset): Conversion {
   const exactSettle = roundUp(settleAmount, settle)
-  const needed = new Decimal(exactSettle).plus(settleNetworkFee(settle)).div(marketRate(deposit, settle))
+  const needed = new Decimal(exactSettle).plus(settleNetworkFee(settle)).div(offeredRate(deposit, settle))
   const depositAmount = roundUp(needed, deposit)
   return { depositAmount, settleAmount: exactSettle, rate: effectiveRate(depositAmount, exactSettle) }
 }

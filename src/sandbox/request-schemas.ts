@@ -1,33 +1,55 @@
+import BigNumber from "bignumber.js"
 import { z } from "@medusajs/framework/zod"
+import { DEFAULT_COMMISSION_PERCENT } from "./pricing"
+import { RATE_LIMIT_KEYS } from "./settings"
 import { ALL_STATUSES, ISSUES } from "./shift-status"
 import { badUserInput } from "./service-error"
 
 // Request bodies the sandbox accepts, API and control interface alike. A body that does not fit
-// is answered 400 BAD_USER_INPUT naming the first offending field.
+// is answered 400 BAD_USER_INPUT "Invalid parameters: <fields>", as the service words it.
 
 const text = z.string().trim().min(1)
-const decimalAmount = z.string().regex(/^\d+(\.\d+)?$/, "must be a decimal string such as \"12.5\"")
+/** Public clients send an empty string for a field left blank; the service reads it as absent. */
+const blankable = z.union([z.literal("").transform(() => undefined), text]).optional()
+const DECIMAL = /^\d+(\.\d+)?$/
+
+/**
+ * A decimal string, or a JSON number as widely used clients send amounts, read alike (pricing refuses
+ * what is too low either way). String(n) is the double's shortest spelling ("1e-7" included), which
+ * BigNumber reads exactly, so no float expansion creeps in; digits beyond what a double holds (about 17
+ * significant) were already lost in JSON.parse, which is why the plugin sends strings.
+ */
+const decimalAmount = z.union([
+  z.string().regex(DECIMAL),
+  z
+    .number()
+    .refine((n) => Number.isFinite(n) && n >= 0)
+    .transform((n) => new BigNumber(String(n)).toFixed()),
+])
+
+/** The service's aliases: `mainnet` for a native coin's main network, nothing for a coin's main network. */
+const network = blankable
 
 export const quoteRequestSchema = z.object({
   affiliateId: text,
   depositCoin: text,
-  depositNetwork: text,
+  depositNetwork: network,
   settleCoin: text,
-  settleNetwork: text,
+  settleNetwork: network,
   depositAmount: decimalAmount.nullish(),
   settleAmount: decimalAmount.nullish(),
 })
 
-const refundFields = { refundAddress: text.optional(), refundMemo: text.optional() }
+const refundFields = { refundAddress: blankable, refundMemo: blankable }
 const shiftFields = { settleAddress: text, affiliateId: text, settleMemo: text.optional(), externalId: text.optional(), ...refundFields }
 
 export const fixedShiftRequestSchema = z.object({ quoteId: text, ...shiftFields })
 
 export const variableShiftRequestSchema = z.object({
   depositCoin: text,
-  depositNetwork: text,
+  depositNetwork: network,
   settleCoin: text,
-  settleNetwork: text,
+  settleNetwork: network,
   ...shiftFields,
 })
 
@@ -37,7 +59,7 @@ export const cancelOrderRequestSchema = z.object({ orderId: text })
 
 export const checkoutRequestSchema = z.object({
   settleCoin: text,
-  settleNetwork: text,
+  settleNetwork: network,
   settleAmount: decimalAmount,
   settleAddress: text,
   settleMemo: text.optional(),
@@ -48,9 +70,13 @@ export const checkoutRequestSchema = z.object({
 
 export const pairQuerySchema = z.object({
   affiliateId: text,
-  amount: decimalAmount.optional(),
-  /** Percent, 0 to 2 (spec 4.7). */
-  commissionRate: z.coerce.number().min(0).max(2).optional(),
+  amount: z.string().regex(DECIMAL).optional(),
+  /** Percent, 0 to 2 (spec 4.7); without one the service applies its default. */
+  commissionRate: z
+    .string()
+    .regex(DECIMAL)
+    .refine((percent) => new BigNumber(percent).lte(2))
+    .default(DEFAULT_COMMISSION_PERCENT),
 })
 
 export const depositSimulationSchema = z.object({ amount: decimalAmount.optional(), txid: text.optional() })
@@ -89,15 +115,15 @@ export const settingsUpdateSchema = z.object({
   auto: z.union([z.boolean(), z.object({ stepMs: z.number().int().min(1) })]).optional(),
   maxOpenVariableShifts: z.number().int().min(0).optional(),
   cancelAfterSeconds: z.number().min(0).optional(),
+  rateLimitBy: z.enum(RATE_LIMIT_KEYS).optional(),
 })
 
-/** Parses `input` or throws the 400 the service would answer. */
+/** Parses `input` or throws the 400 the service would answer, naming every offending parameter. */
 export function parseRequest<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input ?? {})
   if (!result.success) {
-    const issue = result.error.issues[0]
-    const field = issue.path.join(".")
-    throw badUserInput(field ? `${field}: ${issue.message}` : issue.message)
+    const fields = [...new Set(result.error.issues.map((issue) => issue.path.join(".")).filter(Boolean))]
+    throw badUserInput(fields.length ? `Invalid parameters: ${fields.join(", ")}` : "Invalid parameters")
   }
   return result.data
 }

@@ -10,6 +10,7 @@ import { applySettingsUpdate, initialSettings, settingsView, type SandboxOptions
 import { ShiftLifecycle, type IncomingDeposit, type StatusChange } from "./shift-lifecycle"
 import { shiftView, type ShiftView } from "./shift-view"
 import { findShift } from "./shifts"
+import type { SavedRuntime } from "./snapshot"
 import { SandboxState } from "./state"
 
 /**
@@ -28,6 +29,7 @@ export class SandboxRuntime implements SandboxCore {
   readonly requestLog: RequestLog
   readonly notifier: CheckoutNotifier
   readonly autoWalker: AutoWalker
+  private readonly changeListeners: (() => void)[] = []
 
   constructor(private readonly options: SandboxOptions) {
     this.settings = initialSettings(options)
@@ -37,6 +39,28 @@ export class SandboxRuntime implements SandboxCore {
     this.autoWalker = new AutoWalker(this, this.log)
     this.lifecycle.onDepositChange(this.autoWalker.onDepositChange)
     this.lifecycle.onDepositChange(this.notifier.onDepositChange)
+    this.lifecycle.onDepositChange(this.changed)
+  }
+
+  /** `listener` hears that the state, clock or settings may have changed (to save them). */
+  onChange(listener: () => void): void {
+    this.changeListeners.push(listener)
+  }
+
+  readonly changed = (): void => {
+    for (const listener of this.changeListeners) listener()
+  }
+
+  snapshot(): SavedRuntime {
+    return { clockOffsetMs: this.clock.offsetMs, settings: this.settings, state: { ...this.state } }
+  }
+
+  /** Continues from a snapshot: auto mode picks up its deposits; settings the options name win over saved ones. */
+  restore(saved: SavedRuntime): void {
+    this.state.restore(saved.state)
+    this.clock.offsetMs = saved.clockOffsetMs
+    Object.assign(this.settings, saved.settings)
+    this.configure(this.options)
   }
 
   shiftView(id: string): ShiftView {
@@ -54,12 +78,15 @@ export class SandboxRuntime implements SandboxCore {
   }
 
   advanceClock(seconds: number): Date {
-    return this.clock.advance(seconds)
+    const now = this.clock.advance(seconds)
+    this.changed()
+    return now
   }
 
   configure(update: SettingsUpdate): SettingsView {
     applySettingsUpdate(this.settings, update)
     this.autoWalker.restart(this.state.shifts.values())
+    this.changed()
     return settingsView(this.settings)
   }
 
@@ -72,6 +99,7 @@ export class SandboxRuntime implements SandboxCore {
     this.faults.clear()
     this.requestLog.clear()
     Object.assign(this.settings, initialSettings(this.options))
+    this.changed()
   }
 
   stop(): void {

@@ -1,4 +1,10 @@
 export type RateLimits = { quotesPerMinute?: number; shiftsPerMinute?: number }
+/**
+ * What a rate limit counts per: the calling connection's address (the service's documented "per IP",
+ * so a busy store's shoppers share one budget), or the `x-user-ip` the integration forwards.
+ */
+export const RATE_LIMIT_KEYS = ["connection", "user-ip"] as const
+export type RateLimitKey = (typeof RATE_LIMIT_KEYS)[number]
 export type AutoMode = boolean | { stepMs: number }
 
 export type SandboxOptions = {
@@ -9,8 +15,10 @@ export type SandboxOptions = {
   account?: { id: string; secret: string }
   /** Deposits walk pending -> processing -> settling -> settled by themselves, one step every stepMs. */
   auto?: AutoMode
-  /** Per calling IP and minute; undefined = unlimited. */
+  /** Per minute and `rateLimitBy`; undefined = unlimited. */
   rateLimits?: RateLimits
+  /** Default "connection", the stricter reading. */
+  rateLimitBy?: RateLimitKey
   /** End-user IPs (x-user-ip) the service refuses: 403 "Access denied", permissions createShift false. */
   blockedIps?: string[]
   maxOpenVariableShifts?: number
@@ -19,6 +27,8 @@ export type SandboxOptions = {
   /** Header that carries the account secret. */
   secretHeader?: string
   logger?: (line: string) => void
+  /** Keep the account and state in this file and continue from it on the next start; in memory only when omitted. */
+  stateFile?: string
 }
 
 /** What the real service allows per IP and minute (service-behaviour.md, "Limits and clocks"). */
@@ -31,13 +41,14 @@ export type SandboxSettings = {
   secretHeader: string
   blockedIps: Set<string>
   rateLimits: RateLimits
+  rateLimitBy: RateLimitKey
   /** undefined = deposits move only when told to. */
   autoStepMs?: number
   maxOpenVariableShifts: number
   cancelAfterSeconds: number
 }
 
-export type SettingsUpdate = Pick<SandboxOptions, "blockedIps" | "rateLimits" | "auto" | "maxOpenVariableShifts" | "cancelAfterSeconds">
+export type SettingsUpdate = Pick<SandboxOptions, "blockedIps" | "rateLimits" | "rateLimitBy" | "auto" | "maxOpenVariableShifts" | "cancelAfterSeconds">
 
 function autoStepMs(auto: AutoMode | undefined): number | undefined {
   if (auto === undefined || auto === false) {
@@ -51,6 +62,7 @@ export function initialSettings(options: SandboxOptions): SandboxSettings {
     secretHeader: (options.secretHeader ?? DEFAULT_SECRET_HEADER).toLowerCase(),
     blockedIps: new Set(options.blockedIps ?? []),
     rateLimits: { ...options.rateLimits },
+    rateLimitBy: options.rateLimitBy ?? "connection",
     autoStepMs: autoStepMs(options.auto),
     maxOpenVariableShifts: options.maxOpenVariableShifts ?? 5,
     cancelAfterSeconds: options.cancelAfterSeconds ?? 300,
@@ -63,6 +75,9 @@ export function applySettingsUpdate(settings: SandboxSettings, update: SettingsU
   }
   if (update.rateLimits !== undefined) {
     settings.rateLimits = { ...update.rateLimits }
+  }
+  if (update.rateLimitBy !== undefined) {
+    settings.rateLimitBy = update.rateLimitBy
   }
   if (update.auto !== undefined) {
     settings.autoStepMs = autoStepMs(update.auto)
@@ -79,6 +94,7 @@ export type SettingsView = {
   secretHeader: string
   blockedIps: string[]
   rateLimits: RateLimits
+  rateLimitBy: RateLimitKey
   auto: false | { stepMs: number }
   maxOpenVariableShifts: number
   cancelAfterSeconds: number
@@ -90,6 +106,7 @@ export function settingsView(settings: SandboxSettings): SettingsView {
     secretHeader: settings.secretHeader,
     blockedIps: [...settings.blockedIps],
     rateLimits: settings.rateLimits,
+    rateLimitBy: settings.rateLimitBy,
     auto: settings.autoStepMs === undefined ? false : { stepMs: settings.autoStepMs },
     maxOpenVariableShifts: settings.maxOpenVariableShifts,
     cancelAfterSeconds: settings.cancelAfterSeconds,

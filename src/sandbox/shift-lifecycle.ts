@@ -90,10 +90,11 @@ export class ShiftLifecycle {
     this.moveDeposit(shift, deposit, change.status as DepositStatus, change.issue)
   }
 
-  /** Ends the validity of a waiting shift (cancel-order, or the control interface). */
+  /** Ends the validity of a waiting shift (cancel-order, or the control interface): it expires now. */
   expire(shift: Shift): void {
     const now = this.clock.now()
     shift.cancelledAt = now
+    shift.expiresAt = now
     shift.updatedAt = now
   }
 

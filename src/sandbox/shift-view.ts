@@ -57,10 +57,12 @@ function depositFields(shift: Shift): DepositFields {
 }
 
 export function shiftView(shift: Shift, now: Date) {
+  const status = shiftStatus(shift, now)
   return {
     id: shift.id,
     createdAt: shift.createdAt.toISOString(),
-    updatedAt: lastUpdated(shift, now).toISOString(),
+    // A waiting shift has not changed since its creation, and the service sends no updatedAt until one has.
+    updatedAt: status === "waiting" ? undefined : lastUpdated(shift, now).toISOString(),
     depositCoin: shift.deposit.coin.coin,
     depositNetwork: shift.deposit.network,
     settleCoin: shift.settle.coin.coin,
@@ -81,7 +83,7 @@ export function shiftView(shift: Shift, now: Date) {
     settleCoinNetworkFee: shift.settleCoinNetworkFee,
     networkFeeUsd: shift.networkFeeUsd,
     expiresAt: shift.expiresAt.toISOString(),
-    status: shiftStatus(shift, now),
+    status,
     averageShiftSeconds: AVERAGE_SHIFT_SECONDS,
     externalId: shift.externalId,
     ...depositFields(shift),

@@ -5,7 +5,7 @@ import { addSeconds } from "./clock"
 import type { SandboxCore } from "./core"
 import { assertDestination } from "./destinations"
 import { newShiftId } from "./ids"
-import { depositLimits, marketRate, settleNetworkFee } from "./pricing"
+import { depositLimits, settleNetworkFee } from "./pricing"
 import type { FixedShiftRequest, RefundAddressRequest, VariableShiftRequest } from "./request-schemas"
 import { badUserInput, forbidden, notFound } from "./service-error"
 import { isOpen, shiftStatus } from "./shift-status"
@@ -14,8 +14,8 @@ import type { Account, Shift } from "./state"
 export const VARIABLE_SHIFT_LIFETIME_SECONDS = 7 * 24 * 60 * 60
 
 type Destination = Pick<FixedShiftRequest, "affiliateId" | "settleAddress" | "settleMemo" | "refundAddress" | "refundMemo" | "externalId">
-type Terms = Pick<Shift, "type" | "depositMin" | "depositMax" | "rate" | "expiresAt"> &
-  Partial<Pick<Shift, "quoteId" | "depositAmount" | "settleAmount" | "settleCoinNetworkFee" | "networkFeeUsd">>
+type Terms = Pick<Shift, "type" | "depositMin" | "depositMax" | "expiresAt"> &
+  Partial<Pick<Shift, "quoteId" | "depositAmount" | "settleAmount" | "rate" | "settleCoinNetworkFee" | "networkFeeUsd">>
 
 function openShift(core: SandboxCore, account: Account, deposit: Asset, settle: Asset, destination: Destination, terms: Terms): Shift {
   assertDestination(settle, "settle", destination.settleAddress, destination.settleMemo)
@@ -80,7 +80,7 @@ function openVariableShiftCount(core: SandboxCore, account: Account): number {
   return [...core.state.shifts.values()].filter((shift) => shift.type === "variable" && shift.accountId === account.id && isOpen(shift, now)).length
 }
 
-/** A variable shift: any deposit within the range, swapped at the rate of its arrival, valid 7 days. */
+/** A variable shift: any deposit within the range, swapped at the rate of its arrival (so no rate before), valid 7 days. */
 export function createVariableShift(core: SandboxCore, account: Account, request: VariableShiftRequest): Shift {
   assertAffiliate(core.state, request.affiliateId)
   const deposit = findAsset(request.depositCoin, request.depositNetwork, "deposit")
@@ -94,7 +94,6 @@ export function createVariableShift(core: SandboxCore, account: Account, request
     type: "variable",
     depositMin: limits.min,
     depositMax: limits.max,
-    rate: marketRate(deposit, settle).toFixed(),
     settleCoinNetworkFee: settleNetworkFee(settle),
     networkFeeUsd: settle.networkData.feeUsd,
     expiresAt: addSeconds(core.clock.now(), VARIABLE_SHIFT_LIFETIME_SECONDS),
@@ -104,6 +103,15 @@ export function createVariableShift(core: SandboxCore, account: Account, request
 export function findShift(core: SandboxCore, id: string): Shift {
   const shift = core.state.shifts.get(id)
   if (!shift) {
+    throw notFound("Order not found")
+  }
+  return shift
+}
+
+/** A shift an account acts on: another account's is answered like one that does not exist. */
+export function findOwnShift(core: SandboxCore, accountId: string, id: string): Shift {
+  const shift = findShift(core, id)
+  if (shift.accountId !== accountId) {
     throw notFound("Order not found")
   }
   return shift
@@ -129,17 +137,25 @@ export function setRefundAddress(core: SandboxCore, id: string, request: RefundA
   return shift
 }
 
+/** "5 minutes", as the service words its cancel delay; a delay configured in odd seconds stays in seconds. */
+function delayInWords(seconds: number): string {
+  const [amount, unit] = seconds % 60 === 0 ? [seconds / 60, "minute"] : [seconds, "second"]
+  return `${amount} ${unit}${amount === 1 ? "" : "s"}`
+}
+
 /** cancel-order: expires a waiting shift, but only once `cancelAfterSeconds` have passed since its creation. */
 export function cancelOrder(core: SandboxCore, id: string): void {
   const shift = findShift(core, id)
   const now = core.clock.now()
   const status = shiftStatus(shift, now)
+  if (status === "expired") {
+    throw badUserInput("Order already expired")
+  }
   if (status !== "waiting") {
     throw badUserInput(`Only a waiting order can be cancelled (it is ${status})`)
   }
-  const earliest = addSeconds(shift.createdAt, core.settings.cancelAfterSeconds)
-  if (now < earliest) {
-    throw badUserInput(`The order can be cancelled only ${core.settings.cancelAfterSeconds} seconds after its creation, from ${earliest.toISOString()}`)
+  if (now < addSeconds(shift.createdAt, core.settings.cancelAfterSeconds)) {
+    throw badUserInput(`Orders can only be cancelled after ${delayInWords(core.settings.cancelAfterSeconds)}.`)
   }
   core.lifecycle.expire(shift)
 }

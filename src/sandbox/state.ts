@@ -56,11 +56,11 @@ export type Shift = {
   refundMemo?: string
   depositMin: string
   depositMax: string
-  /** Fixed shifts: the quote and its exact amounts. */
+  /** Fixed shifts: the quote and its exact amounts. A variable shift has no rate until a deposit fixes one. */
   quoteId?: string
   depositAmount?: string
   settleAmount?: string
-  rate: string
+  rate?: string
   /** Variable shifts: fee estimates shown at creation. */
   settleCoinNetworkFee?: string
   networkFeeUsd?: string
@@ -124,5 +124,19 @@ export class SandboxState {
     this.checkouts.clear()
     this.hooks.clear()
     this.deliveries.length = 0
+  }
+
+  /** Takes over saved fields by name (the collections are read-only, so their contents are copied in). */
+  restore(saved: Record<string, unknown>): void {
+    for (const [name, value] of Object.entries(saved)) {
+      const target: unknown = this[name as keyof this]
+      if (target instanceof Map && value instanceof Map) {
+        for (const [key, record] of value) target.set(key, record)
+      } else if (Array.isArray(target) && Array.isArray(value)) {
+        target.push(...value)
+      } else {
+        throw new Error(`unexpected state field "${name}"`)
+      }
+    }
   }
 }

@@ -1,12 +1,11 @@
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { acquireLockStep, processPaymentWorkflow, releaseLockStep } from "@medusajs/core-flows"
+import { acquireLockStep, releaseLockStep } from "@medusajs/core-flows"
 import { observeShiftStep } from "./steps/observe-shift"
 import { recordShiftObservationStep, type SyncSource } from "./steps/record-shift-observation"
-import { completeShiftActionsStep } from "./steps/complete-shift-actions"
-import { cancelExpiredPaymentStep } from "./steps/cancel-expired-payment"
-import { setShiftRefundAddressStep } from "./steps/set-shift-refund-address"
-import { cancelRefundedPaymentStep } from "./steps/cancel-refunded-payment"
-import { cancelAbandonedShiftStep } from "./steps/cancel-abandoned-shift"
+import { scheduleShiftActionsStep } from "./steps/schedule-shift-actions"
+import { runShiftActionStep } from "./steps/run-shift-action"
+import { finishShiftSyncStep } from "./steps/finish-shift-sync"
+import { SHIFT_ACTIONS } from "./actions"
 import { emitShiftEventsStep } from "./steps/emit-shift-events"
 
 export type SyncShiftInput = {
@@ -19,9 +18,18 @@ export type SyncShiftInput = {
    * nothing new to learn and skips the read. Bounds reads per shift under floods of requests.
    */
   fresh_since?: string
+  /** An admin asked to try again the actions waiting in `attention`: their attempts start over. */
+  retry_attention?: boolean
 }
 
 export const syncShiftWorkflowId = "crypto-swap-sync-shift"
+
+/**
+ * Outlasts the longest sync: a read and six actions, each at worst a few client calls at the request
+ * timeout with retries, or a cart completion waiting up to 30 s for the cart's lock. A crashed holder
+ * delays that one shift by this much at most.
+ */
+const SYNC_LOCK_TTL_SECONDS = 600
 
 /**
  * Reads one shift, records what changed and acts once per transition: authorize (completing the cart
@@ -32,42 +40,20 @@ export const syncShiftWorkflowId = "crypto-swap-sync-shift"
 export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: SyncShiftInput) => {
   const lockKey = transform({ input }, ({ input }) => `crypto-swap:shift:${input.ledger_id}`)
   const lockTimeout = transform({ input }, ({ input }) => input.lock_timeout ?? 30)
-  acquireLockStep({ key: lockKey, timeout: lockTimeout, ttl: 120 })
+  acquireLockStep({ key: lockKey, timeout: lockTimeout, ttl: SYNC_LOCK_TTL_SECONDS })
 
   const observation = observeShiftStep({ ledger_id: input.ledger_id, fresh_since: input.fresh_since })
   const recorded = recordShiftObservationStep({ observation, source: input.source })
 
-  when("crypto-swap-authorize", { recorded }, ({ recorded }) => Boolean(recorded.plan?.authorize && recorded.payment)).then(
-    () => {
-      processPaymentWorkflow
-        .runAsStep({
-          input: transform({ recorded }, ({ recorded }) => ({ action: "authorized" as const, data: recorded.payment! })),
-        })
-        .config({ name: "crypto-swap-process-authorized" })
-    }
+  const due = scheduleShiftActionsStep({ recorded, retry_attention: input.retry_attention })
+  // One step per kind, so each has its own name in the workflow's history; each records its own failure.
+  const outcomes = SHIFT_ACTIONS.map(({ kind }) =>
+    when(`crypto-swap-${kind}`, { due }, ({ due }) => due.includes(kind)).then(() =>
+      runShiftActionStep({ kind, recorded, source: input.source }).config({ name: `crypto-swap-action-${kind}` })
+    )
   )
-  when("crypto-swap-capture", { recorded }, ({ recorded }) => Boolean(recorded.plan?.capture && recorded.payment)).then(() => {
-    processPaymentWorkflow
-      .runAsStep({
-        input: transform({ recorded }, ({ recorded }) => ({ action: "captured" as const, data: recorded.payment! })),
-      })
-      .config({ name: "crypto-swap-process-captured" })
-  })
-  when("crypto-swap-cancel-expired", { recorded }, ({ recorded }) => Boolean(recorded.plan?.cancelExpired)).then(() => {
-    cancelExpiredPaymentStep({ ledger_id: input.ledger_id })
-  })
-  when("crypto-swap-cancel-refunded", { recorded }, ({ recorded }) => Boolean(recorded.plan?.cancelRefunded)).then(() => {
-    cancelRefundedPaymentStep({ ledger_id: input.ledger_id })
-  })
-  when("crypto-swap-cancel-abandoned", { recorded }, ({ recorded }) => Boolean(recorded.plan?.cancelAbandoned)).then(() => {
-    cancelAbandonedShiftStep({ ledger_id: input.ledger_id })
-  })
-  when("crypto-swap-set-refund-address", { recorded }, ({ recorded }) => Boolean(recorded.plan?.setRefundAddress)).then(() => {
-    setShiftRefundAddressStep({ ledger_id: input.ledger_id })
-  })
-
-  const done = completeShiftActionsStep({ recorded, source: input.source })
+  const next_sync_at = finishShiftSyncStep({ recorded, outcomes })
   emitShiftEventsStep({ recorded })
   releaseLockStep({ key: lockKey })
-  return new WorkflowResponse({ recorded, done })
+  return new WorkflowResponse({ recorded, outcomes, next_sync_at })
 })

@@ -41,8 +41,12 @@ export type ShiftView = {
   headline: string
   next_step: string
   payment_uri: string | null
+  /** A wallet link with the amount (EIP-681, Solana Pay, BIP-21); null where no standard fits. */
+  wallet_uri: string | null
   /** Generated server-side by the `qrcode` library from the payment URI. */
   qr_svg: string | null
+  /** The QR code's text alternative: coin, amount and address. */
+  qr_alt: string | null
   transactions: {
     deposit: TransactionLink | null
     settle: TransactionLink | null
@@ -169,8 +173,34 @@ export type PluginStatus = {
   open_shifts: { total: number; by_status: Record<string, number> }
   stuck_shifts: StuckShift[]
   paid_without_session: PaidWithoutSession[]
+  attention: AttentionItem[]
+  refund_owed: RefundOwed[]
   webhooks: Webhook[]
   upstream: UpstreamMetrics
+}
+
+/** An action of a shift that stopped retrying after too many failed attempts. */
+export type AttentionItem = {
+  id: string
+  status: string
+  order_id: string | null
+  cart_id: string | null
+  action: string
+  attempts: number
+  last_error: string | null
+  since: string
+}
+
+/** A shift that settled after its payment was canceled: the merchant holds money no order keeps. */
+export type RefundOwed = {
+  id: string
+  status: string
+  order_id: string | null
+  cart_id: string | null
+  refund_owed: string
+  settle_coin: string | null
+  settle_network: string | null
+  refund_address: string | null
 }
 
 export type RegisterWebhookInput = { provider_id: string; backend_url: string }

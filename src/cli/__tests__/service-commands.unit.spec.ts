@@ -48,6 +48,8 @@ describe("crypto-swap check", () => {
     expect(output.text()).toMatch(/^ok {3}credentials: accepted/m)
     expect(output.text()).toMatch(/^ok {3}permissions:/m)
     expect(output.text()).toMatch(/^ok {3}settlement: USDC on ethereum can be received/m)
+    // The plugin names no commission on quotes and shifts, so the service's default is the one in effect.
+    expect(output.text()).toMatch(/^ok {3}commission: 0\.5% on quotes and shifts \(the service's default/m)
     expect(output.text()).not.toContain(sandbox.account.secret)
   })
 

@@ -11,16 +11,18 @@ import { coinSchema, type Coin } from "../swap-service"
 import { compareDecimals, depositFor, isDecimalString, roundUp, toDecimalString } from "../money"
 import { sandboxControl } from "../../../integration-tests/helpers/sandbox"
 import { figure, writeReportSection } from "../../../integration-tests/reliability/report"
+import { propertyParams, propertySeed } from "../../../integration-tests/helpers/property-runs"
 
 // Property tests of the money rules: whatever the amount and the coin's precision, the merchant is
 // never asked to receive less than is due, and refunds never add up to more than was captured.
-// Run counts are raised with RELIABILITY_AMOUNT_RUNS (pure rules) and RELIABILITY_AMOUNT_SANDBOX_RUNS
-// (through the provider and the sandbox); FC_SEED replays a run.
-const RUNS = Number(process.env.RELIABILITY_AMOUNT_RUNS ?? 2000)
-const SANDBOX_RUNS = Number(process.env.RELIABILITY_AMOUNT_SANDBOX_RUNS ?? 40)
-const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined
-const params = (numRuns: number) => ({ numRuns, seed: SEED, endOnFailure: true })
+// Seeds and run counts: integration-tests/helpers/property-runs.ts (FC_SEED, FC_RUNS, `npm run test:fuzz`).
+const RUNS = 2000
+// A property's time grows with its run count (five times more under `test:fuzz`) and the machine's load:
+// Jest's limit only guards against a hang, never against a slow machine.
+jest.setTimeout(600_000)
+const SANDBOX_RUNS = 40
 const SANDBOX_REFUND_RUNS = SANDBOX_RUNS * 5
+const params = (name: string, numRuns: number) => propertyParams(`amounts ${name}`, numRuns)
 
 /** The precisions a token may declare (`tokenDetails[network].decimals`), and a native coin's (undefined). */
 const PRECISIONS = [undefined, ...Array.from({ length: 19 }, (_, decimals) => decimals)]
@@ -67,7 +69,7 @@ describe("settle amounts never fall below the amount due", () => {
         // Already at the precision: kept exactly.
         if (places(amount) <= decimals) expect(rounded).toBe(new BigNumberJS(amount).toFixed())
       }),
-      params(RUNS)
+      params("roundUp", RUNS)
     )
     held += 1
   })
@@ -87,7 +89,7 @@ describe("settle amounts never fall below the amount due", () => {
         expect(new BigNumberJS(settleAmount).minus(amountDue).lt(unit(precision))).toBe(true)
         expect(places(settleAmount)).toBeLessThanOrEqual(precision)
       }),
-      params(RUNS)
+      params("planShift", RUNS)
     )
     held += 1
   })
@@ -109,7 +111,7 @@ describe("settle amounts never fall below the amount due", () => {
         }
       ),
       // Found by this property: dividing at 20 places first rounded this quotient down to a deposit of 0.
-      { ...params(RUNS), examples: [["0.00000000999999999999994", "99999999999999.9999999999999991", 2]] }
+      { ...params("depositFor", RUNS), examples: [["0.00000000999999999999994", "99999999999999.9999999999999991", 2]] }
     )
     held += 1
   })
@@ -140,7 +142,7 @@ describe("settle amounts never fall below the amount due", () => {
           if (tolerance === "0" && decision.action === "captured") expect(settled.gte(amountDue)).toBe(true)
         }
       ),
-      params(RUNS)
+      params("decideStatus", RUNS)
     )
     held += 1
   })
@@ -157,7 +159,7 @@ describe("settle amounts never fall below the amount due", () => {
         const asNumber = Number(amount)
         expect(toDecimalString(asNumber)).toBe(new BigNumberJS(asNumber).toFixed())
       }),
-      params(RUNS)
+      params("toDecimalString", RUNS)
     )
     held += 1
   })
@@ -222,7 +224,7 @@ describe("through the provider and the sandbox", () => {
         const shift = await read(`/v2/shifts/${session.shift_id}`)
         expect(compareDecimals(shift.settleAmount, session.amount)).toBeGreaterThanOrEqual(0)
       }),
-      params(SANDBOX_RUNS)
+      params("requested shift", SANDBOX_RUNS)
     )
     held += 1
   })
@@ -272,7 +274,7 @@ describe("through the provider and the sandbox", () => {
           expect(recorded.lte(captured.amount)).toBe(true)
         }
       }),
-      params(SANDBOX_REFUND_RUNS)
+      params("refunds", SANDBOX_REFUND_RUNS)
     )
     held += 1
   })
@@ -286,7 +288,7 @@ afterAll(() => {
   writeReportSection(
     "Reliability: amounts",
     [
-      `\`src/lib/__tests__/amounts.unit.spec.ts\`: ${figure(total)} generated cases (fast-check${SEED === undefined ? "" : `, seed ${SEED}`}), no counterexample.`,
+      `\`src/lib/__tests__/amounts.unit.spec.ts\`: ${figure(total)} generated cases (fast-check, seed ${propertySeed()}), no counterexample.`,
       "",
       `- Settle amounts (\`roundUp\`, \`planShift\` for direct shifts and hosted checkouts): at or above the amount due, less than one unit of the settle coin's precision above it, for amounts of up to 24 decimal places and every token precision from 0 to 18 (capped at ${MAX_DECIMALS}) and native coins.`,
       "- Deposit estimates (`depositFor`): the deposit always covers the settle amount at the rate (rates of up to 30 decimal places), and is the smallest amount at the coin's precision that does.",

@@ -1,6 +1,6 @@
 import { decideStatus, type StatusPolicy } from "../../providers/crypto-swap/status-map"
 import { hasActions, hasPromptActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
-import { nextSyncAt } from "../sync-cadence"
+import { nextSyncAt, retryAt } from "../sync-cadence"
 
 const policy: StatusPolicy = { authorizeOn: "confirmed", placeOrder: "after_payment", amountDue: "50", underpaymentTolerancePercent: "0" }
 const fresh: ShiftActionState = {
@@ -106,6 +106,7 @@ describe("nextSyncAt", () => {
     concurrency: 8,
     maxReadsPerMinute: 600,
     bulkRead: false,
+    maxActionAttempts: 10,
     cancelUnpaidOrders: true,
   }
   const now = new Date("2026-01-01T00:00:00Z")
@@ -131,5 +132,12 @@ describe("nextSyncAt", () => {
     expect(after({ ...base, status: "waiting", failures: 1 })).toBe(10)
     expect(after({ ...base, status: "waiting", failures: 3 })).toBe(40)
     expect(after({ ...base, status: "waiting", failures: 30 })).toBe(600)
+  })
+
+  it("spaces an action's retries the same way, so the default 10 attempts span about 40 minutes", () => {
+    // The waits after failed attempts 1 to 9, before the 10th and last.
+    const waits = Array.from({ length: 9 }, (_, i) => (retryAt(i + 1, cadence, now).getTime() - now.getTime()) / 1000)
+    expect(waits.slice(0, 3)).toEqual([10, 20, 40])
+    expect(Math.round(waits.reduce((sum, wait) => sum + wait, 0) / 60)).toBe(41)
   })
 })

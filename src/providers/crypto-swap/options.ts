@@ -31,8 +31,11 @@ export const optionsSchema = z
       .record(z.string().regex(/^[a-z]{3}$/, "currency codes are lower-case ISO 4217, e.g. usd"), settlementSchema)
       .refine((value) => Object.keys(value).length > 0, { message: "needs at least one currency" }),
     mode: z.enum(["shift", "checkout"]).default("shift"),
-    /** Commission in percent, 0 to 2, as the service's pair rates take it. */
-    commissionRate: decimalPercent(2).default("0"),
+    /**
+     * The account's commission in percent, 0 to 2, for pair rates (the storefront's estimates). Unset, pairs
+     * are priced with the service's default, as quotes and shifts always are (they take no commission).
+     */
+    commissionRate: decimalPercent(2).optional(),
     authorizeOn: z.enum(["detected", "confirmed", "settled"]).default("confirmed"),
     placeOrder: z.enum(["after_payment", "before_payment"]).default("after_payment"),
     /** How far (percent) a variable shift may settle below the amount due and still count as paid. */
@@ -64,6 +67,12 @@ export const optionsSchema = z
         maxReadsPerMinute: z.number().int().positive().default(600),
         /** Read due shifts with the service's bulk read (`GET /v2/shifts?ids=`) instead of one by one. */
         bulkRead: z.boolean().default(false),
+        /**
+         * Attempts at one action of a shift (placing the order, capture, a cancel, passing on a refund
+         * address) before it stops retrying and waits in `attention` for an admin. Retries back off like
+         * failed reads; with the default cadence, 10 attempts span about 40 minutes.
+         */
+        maxActionAttempts: z.number().int().min(1).max(100).default(10),
         /** Cancel an order placed before payment when its shift expires unpaid, releasing its stock. */
         cancelUnpaidOrders: z.boolean().default(true),
       })

@@ -39,6 +39,7 @@ import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type
 import { planShift, type ShiftPlan } from "./shift-plan"
 import type { CryptoSwapSessionData, RefundRecord } from "./session-data"
 import { decideStatus, statusPolicy, type StatusDecision } from "./status-map"
+import { waitingMessage } from "./waiting-message"
 import { parseStorefrontInput, storefrontInputSchema, type StorefrontInput } from "./storefront-input"
 
 type InjectedDependencies = { logger: Logger }
@@ -100,7 +101,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       decision.session === PaymentSessionStatus.REQUIRES_MORE
     ) {
       // Returned as an authorization error so the storefront gets this message with the cart, not a bare 400.
-      throw new MedusaError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, this.waitingMessage(refreshed, decision))
+      throw new MedusaError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, waitingMessage(refreshed, decision))
     }
     return { status: decision.session, data: refreshed }
   }
@@ -157,9 +158,8 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
     if (!this.hasPayment(data)) return { data }
     const { shift, data: refreshed } = await this.refresh(data, "canceling the payment")
-    if (shift && DEPOSIT_SEEN_STATUSES.has(shift.status)) {
-      return { data: { ...refreshed, refund_owed: true } }
-    }
+    // A deposit on its way can't be stopped: the ledger records the refund owed when the shift settles.
+    if (shift && DEPOSIT_SEEN_STATUSES.has(shift.status)) return { data: refreshed }
     return { data: await this.cancelShift(refreshed, shift) }
   }
 
@@ -428,17 +428,6 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       this.logger_.info(`crypto-swap: cancel of an unpaid shift deferred (${(error as Error).message})`)
       return { ...data, cancel_requested_at: data.cancel_requested_at ?? new Date().toISOString() }
     }
-  }
-
-  private waitingMessage(data: CryptoSwapSessionData, decision: StatusDecision): string {
-    if (decision.stage === "awaiting_deposit") {
-      const amount = data.deposit_amount ? `${data.deposit_amount} ` : ""
-      return `Waiting for your deposit: send ${amount}${data.deposit_coin ?? "crypto"} to the address shown.`
-    }
-    if (decision.stage === "review") {
-      return "Your deposit is being reviewed by the swap service; the order is placed as soon as it clears."
-    }
-    return "Your deposit has been received and is being confirmed; the order is placed automatically once it is."
   }
 
   private settlementFor(currency: string): Settlement {

@@ -38,8 +38,6 @@ export type CryptoSwapSessionData = {
   /** Set when a cancel arrives before the service allows cancel-order; reconciliation cancels later. */
   cancel_requested_at?: string
   canceled_at?: string
-  /** A deposit was in flight or settled when the payment was canceled: the shopper is owed a refund. */
-  refund_owed?: boolean
   refunds?: RefundRecord[]
 }
 

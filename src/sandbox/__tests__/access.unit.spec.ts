@@ -10,6 +10,8 @@ describe("sandbox authentication and end users", () => {
     expect(noSecret.status).toBe(401)
     const example = await client().post("/v2/quotes", {}, { "x-service-secret": "<PRIVATE_KEY>", "x-user-ip": END_USER_IP })
     expect(example.status).toBe(401)
+    expect(example.body.error.message).toBe("Invalid x-service-secret header")
+    expect(noSecret.body.error.message).toBe("Missing x-service-secret header")
     const unknown = await client().post("/v2/shifts/variable", {}, { "x-service-secret": "f".repeat(32), "x-user-ip": END_USER_IP })
     expect(unknown.status).toBe(404)
     expect(unknown.body).toEqual({ error: { message: "Account not found" } })
@@ -60,10 +62,10 @@ describe("sandbox authentication and end users", () => {
   })
 })
 
-describe("sandbox rate limits", () => {
-  const client = useSandbox({ rateLimits: { quotesPerMinute: 2, shiftsPerMinute: 1 } })
+describe("sandbox rate limits by x-user-ip", () => {
+  const client = useSandbox({ rateLimits: { quotesPerMinute: 2, shiftsPerMinute: 1 }, rateLimitBy: "user-ip" })
 
-  it("answers 429 Rate limit exceeded with Retry-After, per IP and per kind, until the minute has passed", async () => {
+  it("answers 429 Rate limit exceeded with Retry-After, per end user and per kind, until the minute has passed", async () => {
     expect((await client().quote()).status).toBe(201)
     await client().advanceClock(20)
     expect((await client().quote()).status).toBe(201)
@@ -88,6 +90,33 @@ describe("sandbox rate limits", () => {
     for (let i = 0; i < 4; i++) {
       expect((await client().quote()).status).toBe(201)
     }
+  })
+})
+
+describe("sandbox rate limits by connection (the default)", () => {
+  const client = useSandbox({ rateLimits: { quotesPerMinute: 2, shiftsPerMinute: 1 } })
+  const quoteFor = (userIp: string) =>
+    client().post(
+      "/v2/quotes",
+      { affiliateId: client().account.id, depositCoin: "BTC", depositNetwork: "bitcoin", settleCoin: "USDC", settleNetwork: "ethereum", settleAmount: "100" },
+      { ...client().authHeaders, "x-user-ip": userIp }
+    )
+
+  it("shares one budget among all end users of one calling address, as a busy store meets it", async () => {
+    expect(client().sandbox.settings().rateLimitBy).toBe("connection")
+    expect((await quoteFor("192.0.2.1")).status).toBe(201)
+    expect((await quoteFor("192.0.2.2")).status).toBe(201)
+    const third = await quoteFor("192.0.2.3")
+    expect(third.status).toBe(429)
+    expect(third.body).toEqual({ error: { message: "Rate limit exceeded" } })
+  })
+
+  it("can switch to keying on x-user-ip at run time", async () => {
+    expect((await client().post("/sandbox/config", { rateLimitBy: "user-ip" })).body.rateLimitBy).toBe("user-ip")
+    for (const ip of ["192.0.2.1", "192.0.2.2", "192.0.2.3"]) {
+      expect((await quoteFor(ip)).status).toBe(201)
+    }
+    expect((await client().post("/sandbox/config", { rateLimitBy: "nope" })).status).toBe(400)
   })
 })
 

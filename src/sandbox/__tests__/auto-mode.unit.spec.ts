@@ -1,17 +1,16 @@
 import { BTC_ADDRESS, SandboxClient, useSandbox } from "./sandbox-client"
+import { waitFor } from "../../../integration-tests/helpers/wait-for"
 
-/** Polls the shift until it reaches `status`, for a bounded number of reads. */
+/** Polls the shift until it reaches `status`, with every status it passed through on the way. */
 async function pollUntil(client: SandboxClient, shiftId: string, status: string): Promise<any> {
   const seen = new Set<string>()
-  for (let attempt = 0; attempt < 200; attempt++) {
+  const read = async () => {
     const shift = (await client.shift(shiftId)).body
     seen.add(shift.status)
-    if (shift.status === status) {
-      return { shift, seen }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    return shift
   }
-  throw new Error(`shift ${shiftId} never reached ${status}; saw ${[...seen].join(", ")}`)
+  const shift = await waitFor(`shift ${shiftId} to reach ${status}`, read, (current) => current.status === status, { timeoutMs: 30_000, intervalMs: 5 })
+  return { shift, seen }
 }
 
 describe("sandbox auto mode", () => {
@@ -28,7 +27,7 @@ describe("sandbox auto mode", () => {
     const refunded = await client().fixedShift()
     await client().deposit(refunded.id, { amount: "1" })
     expect((await client().shift(refunded.id)).body.status).toBe("refund")
-    await client().post(`/v2/shifts/${refunded.id}/set-refund-address`, { address: BTC_ADDRESS }, {})
+    await client().post(`/v2/shifts/${refunded.id}/set-refund-address`, { address: BTC_ADDRESS }, client().secretHeaders)
     await pollUntil(client(), refunded.id, "refunded")
 
     const held = await client().variableShift()

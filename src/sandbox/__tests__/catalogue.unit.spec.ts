@@ -63,9 +63,9 @@ describe("sandbox coin catalogue", () => {
     expect(coin("BTC").fixedOnly).toBe(false)
   })
 
-  it("marks a temporarily offline network and leaves the flags out elsewhere", () => {
+  it("marks a temporarily offline network, and every other coin as not offline", () => {
     expect(coin("USDT")).toEqual(expect.objectContaining({ depositOffline: ["avax"], settleOffline: ["avax"] }))
-    expect(coin("BTC").depositOffline).toBeUndefined()
+    expect(coin("BTC").depositOffline).toBe(false)
   })
 
   it("finds a coin by ticker in any case, and a deposit coin by its contract address", () => {

@@ -85,6 +85,25 @@ describe("sandbox hosted checkout", () => {
     expect(second.createdAt > first.createdAt).toBe(true)
   })
 
+  it("stamps checkouts with the sandbox clock's time, equal on creation, also after the clock moved and after a reset", async () => {
+    /** The sandbox clock's millisecond is the stamp's; the six digits below it only order stamps within it. */
+    const sandboxNow = async () => Date.parse((await client().get("/sandbox/clock", {})).body.now)
+    const expectStampedNow = async (checkout: any, before: number) => {
+      expect(checkout.createdAt).toMatch(NINE_DIGIT_TIMESTAMP)
+      expect(checkout.updatedAt).toBe(checkout.createdAt)
+      expect(Date.parse(checkout.createdAt)).toBeGreaterThanOrEqual(before)
+      expect(Date.parse(checkout.createdAt)).toBeLessThanOrEqual(await sandboxNow())
+    }
+    await client().advanceClock(24 * 60 * 60)
+    const tomorrow = await sandboxNow()
+    await expectStampedNow(await createCheckout(client()), tomorrow)
+
+    await client().post("/sandbox/reset", {})
+    const today = await sandboxNow()
+    expect(today).toBeLessThan(tomorrow)
+    await expectStampedNow(await createCheckout(client()), today)
+  })
+
   it("validates the checkout like the service", async () => {
     expect((await client().post("/v2/checkout", checkoutBody(client(), { successUrl: "not a url" }))).status).toBe(400)
     expect((await client().post("/v2/checkout", checkoutBody(client(), { settleAddress: BTC_ADDRESS }))).status).toBe(400)
@@ -246,7 +265,7 @@ describe("sandbox checkout notifications", () => {
     const checkout = await createCheckout(client())
     const shift = await payWith(client(), checkout.id, "btc-bitcoin")
     await client().deposit(shift.id, { amount: "0.5" })
-    await client().post(`/v2/shifts/${shift.id}/set-refund-address`, { address: BTC_ADDRESS }, {})
+    await client().post(`/v2/shifts/${shift.id}/set-refund-address`, { address: BTC_ADDRESS }, client().secretHeaders)
     await client().setStatus(shift.id, "refunding")
     await client().setStatus(shift.id, "refunded")
     await client().sandbox.notificationsSettled()

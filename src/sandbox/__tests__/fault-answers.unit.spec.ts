@@ -1,4 +1,5 @@
 import { useSandbox } from "./sandbox-client"
+import { waitFor } from "../../../integration-tests/helpers/wait-for"
 
 /** Faults that fall on the sandbox's answer after it acted, and injected headers. */
 describe("sandbox faults on answers", () => {
@@ -49,9 +50,10 @@ describe("sandbox faults on answers", () => {
 
   it("lets the sandbox act, then holds its own answer back: the shift exists before the answer arrives", async () => {
     const quote = await quoteId()
-    await client().post("/sandbox/faults", { path: "/v2/shifts/fixed", delayMs: 1000, afterHandling: true, times: 1 })
+    // Held long enough that it can't arrive between the shift appearing and the check below, even on a loaded machine.
+    await client().post("/sandbox/faults", { path: "/v2/shifts/fixed", delayMs: 2_500, afterHandling: true, times: 1 })
     const answer = fixedShiftRequest(quote)
-    while (client().sandbox.shifts().length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    await waitFor("the sandbox to make the shift", () => client().sandbox.shifts().length, (count) => count > 0, { timeoutMs: 2_000, intervalMs: 10 })
     const [made] = client().sandbox.shifts()
     expect(made.quoteId).toBe(quote)
     // Made, but not answered yet: the request is logged with its status still open.

@@ -2,6 +2,8 @@ import BigNumber from "bignumber.js"
 import { BTC_ADDRESS, EVM_ADDRESS, SOL_ADDRESS, XRP_ADDRESS, useSandbox } from "./sandbox-client"
 
 const FIFTEEN_MINUTES_MS = 15 * 60 * 1000
+/** What the service keeps of a swap's value: its 0.5% spread and its default 0.5% commission. */
+const KEPT_AFTER_MARGINS = new BigNumber("0.995").times("0.995")
 
 describe("sandbox quotes", () => {
   const client = useSandbox()
@@ -15,8 +17,8 @@ describe("sandbox quotes", () => {
     expect(reply.body).toEqual(
       expect.objectContaining({ depositCoin: "BTC", depositNetwork: "bitcoin", settleCoin: "USDC", settleNetwork: "ethereum", depositAmount: "0.01", affiliateId: client().account.id })
     )
-    // 65000 USD per BTC less the 0.5% spread, less the 2 USD Ethereum settlement fee.
-    expect(reply.body.settleAmount).toBe("644.75")
+    // 0.01 × 65000 USD per BTC less the spread and the commission, less the 2 USD Ethereum settlement fee.
+    expect(reply.body.settleAmount).toBe(new BigNumber(650).times(KEPT_AFTER_MARGINS).minus(2).decimalPlaces(6, BigNumber.ROUND_DOWN).toFixed())
     expect(new BigNumber(reply.body.depositAmount).times(reply.body.rate).gte(reply.body.settleAmount)).toBe(true)
     expect(Date.parse(reply.body.expiresAt) - Date.parse(reply.body.createdAt)).toBe(FIFTEEN_MINUTES_MS)
   })
@@ -38,11 +40,13 @@ describe("sandbox quotes", () => {
   it("loses a little on a round trip and prices EURC at its euro peg", async () => {
     const there = await client().quote({ depositCoin: "USDC", depositNetwork: "solana", settleCoin: "BTC", settleNetwork: "bitcoin", settleAmount: null, depositAmount: "1000" })
     const back = await client().quote({ depositCoin: "BTC", depositNetwork: "bitcoin", settleCoin: "USDC", settleNetwork: "solana", settleAmount: null, depositAmount: there.body.settleAmount })
-    expect(new BigNumber(back.body.settleAmount).lt("1000")).toBe(true)
-    expect(new BigNumber(back.body.settleAmount).gt("980")).toBe(true)
+    // Both legs lose the margins and their settlement fee (1.5 USD on Bitcoin, 0.01 USD on Solana); rounding costs less than a cent.
+    const expected = new BigNumber(1000).times(KEPT_AFTER_MARGINS).minus("1.5").times(KEPT_AFTER_MARGINS).minus("0.01")
+    expect(new BigNumber(back.body.settleAmount).minus(expected).abs().lt("0.01")).toBe(true)
 
     const euros = await client().quote({ depositCoin: "EURC", depositNetwork: "solana", settleCoin: "USDC", settleNetwork: "solana", settleAmount: null, depositAmount: "100" })
-    expect(euros.body.settleAmount).toBe("107.45") // 100 * 1.08 * 0.995, less a 0.01 USD Solana fee
+    // 100 EURC at 1.08 USD less the margins, less a 0.01 USD Solana fee.
+    expect(euros.body.settleAmount).toBe(new BigNumber(108).times(KEPT_AFTER_MARGINS).minus("0.01").decimalPlaces(6, BigNumber.ROUND_DOWN).toFixed())
   })
 
   it("accepts tickers in any case and token contract addresses as the deposit coin", async () => {
@@ -130,8 +134,11 @@ describe("sandbox fixed shifts", () => {
       })
     )
     expect(reply.body.depositMemo).toBeUndefined()
+    // Nothing has changed yet: the service sends updatedAt only once something has.
+    expect(reply.body.updatedAt).toBeUndefined()
     const read = await client().shift(reply.body.id)
-    expect(read.body).toEqual(expect.objectContaining({ id: reply.body.id, status: "waiting", updatedAt: expect.any(String) }))
+    expect(read.body).toEqual(expect.objectContaining({ id: reply.body.id, status: "waiting" }))
+    expect(read.body.updatedAt).toBeUndefined()
   })
 
   it("inherits the quote's expiresAt, so a late shift has less than 15 minutes", async () => {
@@ -203,7 +210,15 @@ describe("sandbox variable shifts", () => {
     expect(shift.quoteId).toBeUndefined()
     expect(shift.depositAmount).toBeUndefined()
     expect(new BigNumber(shift.depositMin).lt(shift.depositMax)).toBe(true)
-    expect(shift.rate).toBe("64675")
+    // The rate is fixed by the deposit, and nothing has changed since creation.
+    expect(shift.rate).toBeUndefined()
+    expect(shift.updatedAt).toBeUndefined()
+    const read = (await client().shift(shift.id)).body
+    expect(read.rate).toBeUndefined()
+    await client().deposit(shift.id)
+    const deposited = (await client().shift(shift.id)).body
+    expect(deposited.rate).toEqual(expect.any(String))
+    expect(deposited.updatedAt).toEqual(expect.any(String))
     expect(Date.parse(shift.expiresAt) - Date.parse(shift.createdAt)).toBe(7 * 24 * 60 * 60 * 1000)
   })
 
@@ -227,7 +242,7 @@ describe("sandbox variable shifts", () => {
     // Fixed shifts do not count.
     await client().fixedShift()
     await client().advanceClock(5 * 60)
-    expect((await client().post("/v2/cancel-order", { orderId: shifts[0].id })).status).toBe(204)
+    expect((await client().post("/v2/cancel-order", { orderId: shifts[0].id }, client().secretHeaders)).status).toBe(204)
     expect((await client().variableShiftRequest()).status).toBe(201)
   })
 })
@@ -237,8 +252,9 @@ describe("sandbox pair rates", () => {
 
   it("answers a pair with range and rate, lowered by commissionRate percent", async () => {
     const id = client().account.id
-    const plain = await client().get(`/v2/pair/btc-bitcoin/usdc-ethereum?affiliateId=${id}`)
+    const plain = await client().get(`/v2/pair/btc-bitcoin/usdc-ethereum?affiliateId=${id}&commissionRate=0`)
     expect(plain.status).toBe(200)
+    // 65000 USD per BTC less the 0.5% spread.
     expect(plain.body).toEqual({ min: expect.any(String), max: expect.any(String), rate: "64675", depositCoin: "BTC", depositNetwork: "bitcoin", settleCoin: "USDC", settleNetwork: "ethereum" })
     const withCommission = await client().get(`/v2/pair/btc-bitcoin/usdc-ethereum?affiliateId=${id}&commissionRate=2&amount=0.5`)
     expect(withCommission.body.rate).toBe("63381.5")

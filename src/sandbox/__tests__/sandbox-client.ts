@@ -20,6 +20,11 @@ export class SandboxClient {
     return this.sandbox.account
   }
 
+  /** The secret alone: what cancel-order and set-refund-address need. */
+  get secretHeaders(): Record<string, string> {
+    return { "x-service-secret": this.sandbox.account.secret }
+  }
+
   /** The headers an integration's server sends on creations. */
   get authHeaders(): Record<string, string> {
     return { "x-service-secret": this.sandbox.account.secret, "x-user-ip": END_USER_IP }

@@ -4,6 +4,7 @@ import { accountForSecret } from "../accounts"
 import type { SandboxCore } from "../core"
 import type { RateBucket } from "../rate-limiter"
 import type { SandboxRuntime } from "../runtime"
+import type { RateLimitKey } from "../settings"
 import { badUserInput, forbidden } from "../service-error"
 import type { Account } from "../state"
 
@@ -45,10 +46,15 @@ export function endUserAllowed(core: SandboxCore): RequestHandler {
   }
 }
 
+/** Whom a request counts against: the connection's address, or the end user the caller names. */
+function rateLimitKey(req: Request, by: RateLimitKey): string {
+  return by === "user-ip" ? callerIp(req) : (req.socket.remoteAddress ?? "unknown")
+}
+
 export function withinRateLimit(runtime: Pick<SandboxRuntime, "settings" | "rateLimiter">, bucket: RateBucket): RequestHandler {
   return (req, _res, next) => {
-    const { quotesPerMinute, shiftsPerMinute } = runtime.settings.rateLimits
-    runtime.rateLimiter.take(bucket, callerIp(req), bucket === "quotes" ? quotesPerMinute : shiftsPerMinute)
+    const { rateLimits, rateLimitBy } = runtime.settings
+    runtime.rateLimiter.take(bucket, rateLimitKey(req, rateLimitBy), bucket === "quotes" ? rateLimits.quotesPerMinute : rateLimits.shiftsPerMinute)
     next()
   }
 }

@@ -19,7 +19,7 @@ import type { SandboxRuntime } from "../runtime"
 import { badUserInput } from "../service-error"
 import { shiftView, quoteView } from "../shift-view"
 import type { Shift } from "../state"
-import { cancelOrder, createFixedShift, createVariableShift, findShift, setRefundAddress } from "../shifts"
+import { cancelOrder, createFixedShift, createVariableShift, findOwnShift, findShift, setRefundAddress } from "../shifts"
 import { accountOf, assertValidUserIp, authenticated, callerIp, endUserAllowed, withinRateLimit } from "./guards"
 
 /** `a,b,c` from a query parameter. */
@@ -94,12 +94,15 @@ export function serviceRoutes(runtime: SandboxRuntime): Router {
     res.json(view(findShift(runtime, req.params.id)))
   })
 
-  v2.post("/shifts/:id/set-refund-address", (req, res) => {
-    res.json(view(setRefundAddress(runtime, req.params.id, parseRequest(refundAddressRequestSchema, req.body))))
+  // The account acts here, not the shopper's order page (the pay page's own form needs no secret).
+  v2.post("/shifts/:id/set-refund-address", auth, (req, res) => {
+    const { id } = findOwnShift(runtime, accountOf(res).id, req.params.id)
+    res.status(201).json(view(setRefundAddress(runtime, id, parseRequest(refundAddressRequestSchema, req.body))))
   })
 
-  v2.post("/cancel-order", (req, res) => {
-    cancelOrder(runtime, parseRequest(cancelOrderRequestSchema, req.body).orderId)
+  v2.post("/cancel-order", auth, (req, res) => {
+    const { orderId } = parseRequest(cancelOrderRequestSchema, req.body)
+    cancelOrder(runtime, findOwnShift(runtime, accountOf(res).id, orderId).id)
     res.status(204).end()
   })
 

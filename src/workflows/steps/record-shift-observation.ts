@@ -23,9 +23,6 @@ export type RecordedShift = {
   error?: string
 }
 
-/** The row as it was before the sync, to put back if a later step fails. */
-type Compensation = { previous?: Record<string, unknown>; eventId?: string }
-
 const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedShift => ({
   ledger_id: observation.row.id,
   shift_id: observation.row.shift_id,
@@ -39,7 +36,8 @@ const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedS
 
 /**
  * Writes what the service said into the ledger, appends the status change to the shift's history,
- * and plans the actions the transition calls for. Compensation restores the row as it was.
+ * and plans the actions the transition calls for. No compensation: what the service said stays
+ * recorded whatever becomes of the actions (each records its own failures).
  */
 export const recordShiftObservationStep = createStep(
   "crypto-swap-record-shift-observation",
@@ -50,9 +48,8 @@ export const recordShiftObservationStep = createStep(
     const configModule = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)
     const { options } = providerById(configModule, row.provider_id!)
     const now = new Date()
-    const previous = { ...row, events: undefined }
 
-    if (observation.fresh) return new StepResponse(NOTHING_TO_DO(observation), {} as Compensation)
+    if (observation.fresh) return new StepResponse(NOTHING_TO_DO(observation))
     if (!shift) {
       const failures = observation.error ? row.sync_failures + 1 : 0
       await ledger.updateSwapShifts({
@@ -62,7 +59,7 @@ export const recordShiftObservationStep = createStep(
         last_error: observation.error ?? null,
         next_sync_at: nextSyncAt({ status: row.status, terminal: false, actionPending: false, failures }, options.reconcile, now),
       })
-      return new StepResponse(NOTHING_TO_DO(observation, observation.error), { previous } as Compensation)
+      return new StepResponse(NOTHING_TO_DO(observation, observation.error))
     }
 
     const fields = ledgerFieldsFromShift(shift, row)
@@ -83,9 +80,8 @@ export const recordShiftObservationStep = createStep(
       last_error: null,
       next_sync_at: nextSyncAt({ status: shift.status, terminal: fields.terminal, actionPending, failures: 0 }, options.reconcile, now),
     })
-    let eventId: string | undefined
     if (changed) {
-      const event = await ledger.createSwapShiftEvents({
+      await ledger.createSwapShiftEvents({
         swap_shift_id: row.id,
         from_status: row.status,
         to_status: shift.status,
@@ -94,7 +90,6 @@ export const recordShiftObservationStep = createStep(
         detail: { stage: decision.stage, effective_status: decision.effectiveStatus },
         occurred_at: now,
       })
-      eventId = event.id
     }
     const payment =
       row.payment_session_id && row.amount_due ? { session_id: row.payment_session_id, amount: row.amount_due } : null
@@ -107,14 +102,6 @@ export const recordShiftObservationStep = createStep(
       plan,
       payment,
     }
-    return new StepResponse(recorded, { previous, eventId } as Compensation)
-  },
-  async (compensation, { container }) => {
-    if (!compensation?.previous) return
-    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-    const { previous, eventId } = compensation
-    const { created_at, updated_at, deleted_at, events, ...columns } = previous
-    await ledger.updateSwapShifts(columns as { id: string })
-    if (eventId) await ledger.deleteSwapShiftEvents(eventId)
+    return new StepResponse(recorded)
   }
 )

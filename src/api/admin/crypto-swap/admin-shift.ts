@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { providerById } from "../../../lib/provider-registry"
+import { catalogueFor, providerById } from "../../../lib/provider-registry"
 import { paymentView } from "../../../lib/payment-view"
 import { decideLedgerRow } from "../../../lib/ledger-fields"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../modules/crypto-swap"
@@ -14,19 +14,23 @@ export async function shiftWithHistory(scope: MedusaContainer, ledgerId: string)
   const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const [row] = await ledger.listSwapShifts({ id: ledgerId }, { relations: ["events"] })
   if (!row) throw new MedusaError(MedusaError.Types.NOT_FOUND, `Crypto payment ${ledgerId} was not found`)
-  const { options } = providerById(scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
-  const { stage } = decideLedgerRow(row, options)
+  const provider = providerById(scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+  const { stage } = decideLedgerRow(row, provider.options)
   const { snapshot, ...shown } = row
   return {
     ...shown,
+    actions: await ledger.listSwapShiftActions({ swap_shift_id: row.id }, { order: { created_at: "ASC" } }),
     events: [...row.events].sort((a, b) => new Date(a.occurred_at).getTime() - new Date(b.occurred_at).getTime()),
-    view: await paymentView(row, stage),
+    view: await paymentView(row, stage, catalogueFor(provider)),
   }
 }
 
-/** Syncs a shift on an admin's request and answers with its fresh state. */
-export async function syncForAdmin(scope: MedusaContainer, ledgerId: string) {
-  const { errors } = await syncShiftWorkflow(scope).run({ input: { ledger_id: ledgerId, source: "admin" }, throwOnError: false })
+/** Syncs a shift on an admin's request (retrying actions waiting for attention if asked) and answers with its fresh state. */
+export async function syncForAdmin(scope: MedusaContainer, ledgerId: string, retryAttention = false) {
+  const { errors } = await syncShiftWorkflow(scope).run({
+    input: { ledger_id: ledgerId, source: "admin", retry_attention: retryAttention },
+    throwOnError: false,
+  })
   const shift = await shiftWithHistory(scope, ledgerId)
   return { shift, sync_error: errors?.[0]?.error?.message ?? shift.last_error ?? null }
 }

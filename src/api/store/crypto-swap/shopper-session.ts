@@ -3,10 +3,16 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../modules/crypto-swap"
 import { providerRegistry, type RegisteredProvider } from "../../../lib/provider-registry"
 import { ledgerRowFromSession, recordNewShift } from "../../../workflows/steps/discover-shifts"
+import { syncShiftWorkflow } from "../../../workflows/sync-shift"
+import { decideStatus, statusPolicy } from "../../../providers/crypto-swap/status-map"
 import { parseInput } from "../../parse-input"
 import { sessionIdSchema } from "./validators"
 
 const NOT_FOUND = "No crypto payment with this id belongs to this cart"
+/** However many pages poll, the service is read at most once per this long per session. */
+export const PAGE_READ_CACHE_MS = 3000
+
+type ShopperSession = Awaited<ReturnType<typeof shopperSession>>["session"]
 
 /**
  * The payment session a shopper asks about, only if it belongs to their cart: shift ids are
@@ -37,11 +43,7 @@ export async function shopperSession(scope: MedusaContainer, sessionId: string, 
 }
 
 /** The ledger row of a session's current shift, recorded now if reconciliation has not seen it yet. */
-export async function ledgerRowForSession(
-  scope: MedusaContainer,
-  session: Awaited<ReturnType<typeof shopperSession>>["session"],
-  cartId: string
-) {
+export async function ledgerRowForSession(scope: MedusaContainer, session: ShopperSession, cartId: string) {
   const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const data = (session.data ?? {}) as { shift_id?: string; checkout_id?: string }
   const filter = data.shift_id ? { shift_id: data.shift_id } : data.checkout_id ? { checkout_id: data.checkout_id } : null
@@ -51,4 +53,40 @@ export async function ledgerRowForSession(
   await recordNewShift(ledger, ledgerRowFromSession(session as any, cartId), "storefront")
   const [recorded] = await ledger.listSwapShifts(filter, { take: 1 })
   return recorded
+}
+
+/**
+ * The session's ledger row and what its status means now: a shift that may still change is synced
+ * first (which also places the order as soon as the payment allows it), unless another sync read it
+ * less than `maxAgeMs` ago. `current` says whether the row is that fresh: false when the read failed or
+ * another sync held the shift.
+ */
+export async function currentPayment(
+  scope: MedusaContainer,
+  session: ShopperSession,
+  provider: RegisteredProvider,
+  cartId: string,
+  maxAgeMs: number
+) {
+  const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  let row = await ledgerRowForSession(scope, session, cartId)
+  let current = true
+  if (!row.terminal || !row.last_synced_at) {
+    const { result, errors } = await syncShiftWorkflow(scope).run({
+      input: {
+        ledger_id: row.id,
+        source: "storefront",
+        lock_timeout: 0,
+        fresh_since: new Date(Date.now() - maxAgeMs).toISOString(),
+      },
+      throwOnError: false,
+    })
+    current = !errors?.length && !result?.recorded?.error
+    row = await ledger.retrieveSwapShift(row.id)
+  }
+  const decision = decideStatus(
+    { status: row.status, type: row.type, settleAmount: row.settle_amount, deposits: row.deposits as any },
+    statusPolicy(provider.options, row.amount_due ?? "0")
+  )
+  return { row, decision, current }
 }

@@ -1,14 +1,12 @@
 import { CoinCatalogue } from ".."
 import { failureOf, useSandboxClient } from "./sandbox-harness"
+import { waitFor } from "../../../../integration-tests/helpers/wait-for"
 
 const TTL_MS = 60_000
 const COINS_PATH = /^\/v2\/coins$/
 
-/** Waits for a background refresh to settle: until `done` holds, checked as the event loop turns. */
-async function eventually(done: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 500 && !done(); turn++) await new Promise((resolve) => setTimeout(resolve, 5))
-  expect(done()).toBe(true)
-}
+/** Waits for a background refresh to settle, checked as the event loop turns, failing before Jest's own limit. */
+const settled = (what: string, done: () => boolean) => waitFor(what, done, Boolean, { timeoutMs: 30_000, intervalMs: 5 })
 
 describe("CoinCatalogue over the client and the sandbox", () => {
   const harness = useSandboxClient()
@@ -43,12 +41,12 @@ describe("CoinCatalogue over the client and the sandbox", () => {
     const first = await coins.get()
     clock += TTL_MS + 1
     // The refresh is held up upstream; callers still get the copy they had.
-    harness.sandbox().addFault({ method: "GET", path: "/v2/coins", delayMs: 200, times: 1 })
+    harness.sandbox().addFault({ method: "GET", path: "/v2/coins", delayMs: 1_000, times: 1 })
     const whileRefreshing = await Promise.all(Array.from({ length: 10 }, () => coins.get()))
     for (const answer of whileRefreshing) expect(answer).toBe(first)
-    // Answered from the copy: the refresh had not come back yet (the upstream answer is held 200 ms).
+    // Answered from the copy: the refresh had not come back yet (the upstream answer is held a second).
     expect(coins.ageMs()).toBe(TTL_MS + 1)
-    await eventually(() => coins.ageMs() === 0)
+    await settled("the background refresh to replace the copy", () => coins.ageMs() === 0)
     const refreshed = await coins.get()
     expect(refreshed).not.toBe(first)
     expect(refreshed).toEqual(first)
@@ -61,10 +59,10 @@ describe("CoinCatalogue over the client and the sandbox", () => {
     clock += TTL_MS + 1
     harness.sandbox().addFault({ method: "GET", path: "/v2/coins", status: 503, times: 1 })
     expect(await coins.get()).toBe(first)
-    await eventually(() => coins.lastError !== undefined)
+    await settled("the failed refresh to be recorded", () => coins.lastError !== undefined)
     expect(coins.lastError).toMatchObject({ status: 503, retryable: true })
     expect(await coins.get()).toBe(first)
-    await eventually(() => coins.ageMs() === 0)
+    await settled("the next refresh to succeed", () => coins.ageMs() === 0)
     expect(coins.lastError).toBeUndefined()
   })
 

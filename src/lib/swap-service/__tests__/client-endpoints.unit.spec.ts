@@ -202,8 +202,9 @@ describe("SwapServiceClient endpoints against the sandbox", () => {
       expect((await client.getShift(shift.id)).refundAddress).toBe(BTC_ADDRESS)
 
       const sent = harness.upstream("POST", /\/set-refund-address$/)
-      expect(sent.map((request) => request.status)).toEqual([400, 200, 400])
-      expect(sent[1]).toMatchObject({ path: `/v2/shifts/${shift.id}/set-refund-address`, body: { address: BTC_ADDRESS } })
+      expect(sent.map((request) => request.status)).toEqual([400, 201, 400])
+      // The service wants the account's secret here, as the sandbox now does.
+      expect(sent[1]).toMatchObject({ path: `/v2/shifts/${shift.id}/set-refund-address`, body: { address: BTC_ADDRESS }, headers: expect.arrayContaining(["x-service-secret"]) })
     })
   })
 
@@ -221,6 +222,7 @@ describe("SwapServiceClient endpoints against the sandbox", () => {
       const sent = harness.upstream("POST", /^\/v2\/cancel-order$/)
       expect(sent.map((request) => request.status)).toEqual([400, 204])
       expect(sent[1].body).toEqual({ orderId: shift.id })
+      expect(sent[1].headers).toContain("x-service-secret")
     })
   })
 

@@ -1,6 +1,6 @@
 import { classifyFailure, parseRetryAfter, SwapServiceError, type Failure } from ".."
 import type { FaultSpec } from "../../../sandbox"
-import { AS_END_USER, BTC_ADDRESS, BTC_TO_USDC, EVM_ADDRESS, failureOf, startAnswerLosingProxy, USDC_CHECKOUT, useSandboxClient } from "./sandbox-harness"
+import { AS_END_USER, BTC_ADDRESS, BTC_TO_USDC, EVM_ADDRESS, failureOf, startAnswerLosingProxy, USDC_CHECKOUT, useSandboxClient, LATE_ANSWER_MS, SHORT_TIMEOUT_MS } from "./sandbox-harness"
 
 // Every kind of failure the client can meet, through the sandbox's faults and its real refusals: how
 // it is classified (retryable, the user's), and how many requests reached the service because of it.
@@ -216,8 +216,8 @@ describe("SwapServiceClient failures against the sandbox", () => {
     })
 
     it("retries a timeout (an answer later than timeoutMs)", async () => {
-      fault({ method: "GET", path: "/v2/coins", delayMs: 400, times: 1 })
-      const { client, metrics } = harness.measuredClient({ timeoutMs: 100 })
+      fault({ method: "GET", path: "/v2/coins", delayMs: LATE_ANSWER_MS, times: 1 })
+      const { client, metrics } = harness.measuredClient({ timeoutMs: SHORT_TIMEOUT_MS })
       expect((await client.getCoins()).length).toBeGreaterThan(0)
       expect(metrics.map((metric) => [metric.status, metric.errorCode])).toEqual([
         ["timeout", "TIMEOUT"],
@@ -227,8 +227,8 @@ describe("SwapServiceClient failures against the sandbox", () => {
     })
 
     it("fails with a retryable TIMEOUT once the retries are spent", async () => {
-      fault({ method: "GET", path: "/v2/coins", delayMs: 400 })
-      const failure = await failureOf(harness.client({ timeoutMs: 100, maxRetries: 1 }).getCoins())
+      fault({ method: "GET", path: "/v2/coins", delayMs: LATE_ANSWER_MS })
+      const failure = await failureOf(harness.client({ timeoutMs: SHORT_TIMEOUT_MS, maxRetries: 1 }).getCoins())
       expect(failure).toMatchObject({ code: "TIMEOUT", status: undefined, retryable: true, userError: false, operation: "getCoins" })
       expect(harness.upstream("GET", /^\/v2\/coins$/)).toHaveLength(2)
     })
@@ -333,12 +333,12 @@ describe("SwapServiceClient failures against the sandbox", () => {
     })
 
     it("sends a variable shift once despite a 500, a timeout or a reset", async () => {
-      const client = harness.client({ timeoutMs: 100, maxRetries: 3 })
+      const client = harness.client({ timeoutMs: SHORT_TIMEOUT_MS, maxRetries: 3 })
       fault({ method: "POST", path: "/v2/shifts/variable", status: 500, times: 1 })
       expect(await failureOf(variableShift(client))).toMatchObject({ status: 500, retryable: true })
       fault({ method: "POST", path: "/v2/shifts/variable", reset: true, times: 1 })
       expect(await failureOf(variableShift(client))).toMatchObject({ code: "NETWORK_ERROR", retryable: true })
-      fault({ method: "POST", path: "/v2/shifts/variable", delayMs: 400, status: 201, body: "{}", times: 1 })
+      fault({ method: "POST", path: "/v2/shifts/variable", delayMs: LATE_ANSWER_MS, status: 201, body: "{}", times: 1 })
       expect(await failureOf(variableShift(client))).toMatchObject({ code: "TIMEOUT", retryable: true })
       expect(harness.upstream("POST", /^\/v2\/shifts\/variable$/)).toHaveLength(3)
     })
@@ -428,9 +428,9 @@ describe("SwapServiceClient failures against the sandbox", () => {
     })
 
     it("after a timeout, still ends with exactly one shift", async () => {
-      const client = harness.client({ timeoutMs: 100 })
+      const client = harness.client({ timeoutMs: SHORT_TIMEOUT_MS })
       const accepted = await quote(client)
-      fault({ method: "POST", path: "/v2/shifts/fixed", delayMs: 300, times: 1 })
+      fault({ method: "POST", path: "/v2/shifts/fixed", delayMs: LATE_ANSWER_MS, times: 1 })
       const shift = await client.createFixedShift({ quote: accepted, settleAddress: EVM_ADDRESS }, AS_END_USER)
       expect(shift.quoteId).toBe(accepted.id)
       expect(statusesOf(harness.upstream("POST", /^\/v2\/shifts\/fixed$/)).filter((status) => status === 201)).toHaveLength(1)

@@ -1,7 +1,7 @@
 import { inspect } from "node:util"
 import { RequestMetricsRecorder, type RequestMetric, type SwapServiceError } from ".."
 import type { FaultSpec } from "../../../sandbox"
-import { AS_END_USER, BTC_ADDRESS, BTC_TO_USDC, EVM_ADDRESS, failureOf, useSandboxClient } from "./sandbox-harness"
+import { AS_END_USER, BTC_ADDRESS, BTC_TO_USDC, EVM_ADDRESS, failureOf, useSandboxClient, LATE_ANSWER_MS, SHORT_TIMEOUT_MS } from "./sandbox-harness"
 
 const metric = (fields: Partial<RequestMetric>): RequestMetric => ({
   method: "GET",
@@ -48,11 +48,11 @@ describe("metrics and secrets against the sandbox", () => {
 
   describe("onMetric", () => {
     it("reports method, path template, status, duration and attempt for every attempt", async () => {
-      const { client, metrics } = harness.measuredClient({ timeoutMs: 100, maxRetries: 3 })
+      const { client, metrics } = harness.measuredClient({ timeoutMs: SHORT_TIMEOUT_MS, maxRetries: 3 })
       const shift = await variableShift(client)
       fault({ method: "GET", path: "/v2/shifts/*", status: 503, times: 1 })
       fault({ method: "GET", path: "/v2/shifts/*", reset: true, times: 1 })
-      fault({ method: "GET", path: "/v2/shifts/*", delayMs: 300, times: 1 })
+      fault({ method: "GET", path: "/v2/shifts/*", delayMs: LATE_ANSWER_MS, times: 1 })
       await client.getShift(shift.id)
       await client.getShifts([shift.id])
       await failureOf(client.setRefundAddress(shift.id, { address: BTC_ADDRESS }))
@@ -77,8 +77,8 @@ describe("metrics and secrets against the sandbox", () => {
     })
 
     it("reports a timed-out attempt as a timeout", async () => {
-      const { client, metrics } = harness.measuredClient({ timeoutMs: 100, maxRetries: 0 })
-      fault({ method: "GET", path: "/v2/coins", delayMs: 300, times: 1 })
+      const { client, metrics } = harness.measuredClient({ timeoutMs: SHORT_TIMEOUT_MS, maxRetries: 0 })
+      fault({ method: "GET", path: "/v2/coins", delayMs: LATE_ANSWER_MS, times: 1 })
       await failureOf(client.getCoins())
       expect(metrics).toEqual([expect.objectContaining({ method: "GET", pathTemplate: "/v2/coins", status: "timeout", attempt: 1, errorCode: "TIMEOUT" })])
     })
@@ -141,7 +141,7 @@ describe("metrics and secrets against the sandbox", () => {
     it("never appears in errors of network failures, timeouts, HTTP errors or GraphQL errors, nor in metrics", async () => {
       const secret = harness.sandbox().account.secret
       const metrics: RequestMetric[] = []
-      const client = harness.client({ timeoutMs: 100, maxRetries: 0, onMetric: (reported) => metrics.push(reported) })
+      const client = harness.client({ timeoutMs: SHORT_TIMEOUT_MS, maxRetries: 0, onMetric: (reported) => metrics.push(reported) })
       const shift = await variableShift(client)
       const quote = () => client.createQuote({ ...BTC_TO_USDC, settleAmount: "100" }, AS_END_USER)
       const failures: SwapServiceError[] = []
@@ -150,9 +150,9 @@ describe("metrics and secrets against the sandbox", () => {
       fault({ method: "GET", path: "/v2/pair/*/*", reset: true, times: 1 })
       failures.push(await failureOf(client.getPair({ coin: "BTC", network: "bitcoin" }, { coin: "ETH", network: "ethereum" })))
       // Timeouts, on reads and creations carrying the secret.
-      fault({ method: "POST", path: "/v2/quotes", delayMs: 300, times: 1 })
+      fault({ method: "POST", path: "/v2/quotes", delayMs: LATE_ANSWER_MS, times: 1 })
       failures.push(await failureOf(quote()))
-      fault({ method: "POST", path: "/v2/shifts/fixed", delayMs: 300, times: 1 })
+      fault({ method: "POST", path: "/v2/shifts/fixed", delayMs: LATE_ANSWER_MS, times: 1 })
       failures.push(await failureOf(client.createFixedShift({ quote: await quote(), settleAddress: EVM_ADDRESS }, AS_END_USER)))
       // HTTP errors, one of which echoes the key in every field.
       fault({ method: "POST", path: "/v2/quotes", status: 400, body: echoing(secret), times: 1 })

@@ -11,6 +11,10 @@ export const AS_END_USER = { userIp: END_USER_IP }
 export const EVM_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7"
 export const BTC_ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 export const XRP_ADDRESS = "rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe"
+/** A client timeout for tests of timeouts: far above any loopback answer, even on a loaded machine. */
+export const SHORT_TIMEOUT_MS = 1_000
+/** A fault's delay that always outlasts SHORT_TIMEOUT_MS. */
+export const LATE_ANSWER_MS = 3_000
 /** The pair most tests trade: BTC in, USDC on Ethereum out. */
 export const BTC_TO_USDC = { depositCoin: "BTC", depositNetwork: "bitcoin", settleCoin: "USDC", settleNetwork: "ethereum" }
 

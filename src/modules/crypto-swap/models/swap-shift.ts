@@ -50,12 +50,17 @@ export const SwapShift = model
     /** The service's last full answer: nothing it told us is lost. */
     snapshot: model.json().nullable(),
     terminal: model.boolean().default(false),
-    /** review, refund_owed, address_needed, underpaid, overpaid, cancel_requested ... */
+    /** review, address_needed, underpaid, overpaid, cancel_requested ... */
     flags: model.json().nullable(),
     authorized_at: model.dateTime().nullable(),
     captured_at: model.dateTime().nullable(),
     canceled_at: model.dateTime().nullable(),
     order_canceled_at: model.dateTime().nullable(),
+    /**
+     * Settle-coin amount the merchant received and owes back: the shift settled after Medusa's payment
+     * was canceled (the order was canceled while the deposit was on its way), so nothing was captured.
+     */
+    refund_owed: model.text().nullable(),
     last_synced_at: model.dateTime().nullable(),
     next_sync_at: model.dateTime().index().nullable(),
     sync_failures: model.number().default(0),

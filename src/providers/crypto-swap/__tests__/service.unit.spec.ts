@@ -234,13 +234,16 @@ describe("cancelPayment and deletePayment", () => {
     expect((await control("GET", `/v2/shifts/${data!.shift_id}`)).status).toBe("expired")
   })
 
-  it("never drop a deposit in flight: delete refuses, cancel records a refund owed", async () => {
+  it("never drop a deposit in flight: delete refuses, cancel leaves the shift alone (the ledger records the refund owed)", async () => {
     const service = provider()
     const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
     await deposit(data!.shift_id as string)
     const refused = await medusaError(service.deletePayment({ data }))
     expect(refused.message).toMatch(/already on its way/)
-    expect((await service.cancelPayment({ data })).data).toMatchObject({ refund_owed: true, status: "pending" })
+    const canceled = (await service.cancelPayment({ data })).data
+    expect(canceled).toMatchObject({ status: "pending" })
+    expect(canceled).not.toHaveProperty("refund_owed")
+    expect(canceled).not.toHaveProperty("canceled_at")
   })
 
   it("are no-ops for a session that never got a shift", async () => {

@@ -38,9 +38,9 @@ export function RefundDeposit({ shift }: { shift: Shift }) {
               {shift.deposit_memo}
             </DetailRow>
           ) : null}
-          {shift.view.payment_uri ? (
-            <DetailRow label="Wallet link" copy={shift.view.payment_uri}>
-              <a href={shift.view.payment_uri} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover">
+          {shift.view.wallet_uri ? (
+            <DetailRow label="Wallet link" copy={shift.view.wallet_uri}>
+              <a href={shift.view.wallet_uri} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover">
                 Open in wallet
               </a>
             </DetailRow>
@@ -55,6 +55,8 @@ export function RefundDeposit({ shift }: { shift: Shift }) {
             className="shrink-0 overflow-hidden rounded-md bg-white p-1"
             style={QR_BOX}
             data-testid="crypto-swap-qr"
+            role="img"
+            aria-label={shift.view.qr_alt ?? "QR code of the deposit address"}
             dangerouslySetInnerHTML={{ __html: shift.view.qr_svg }}
           />
         ) : null}

@@ -117,6 +117,30 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
           { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
         ]}
       />
+      <ShiftList
+        title="Needs attention: an action stopped retrying"
+        description="One step of this shift kept failing and is no longer retried. Fix the cause shown, then retry it (POST /admin/crypto-swap/shifts/:id/retry)."
+        testId="crypto-swap-attention"
+        shifts={status.attention ?? []}
+        columns={[
+          { header: "Action", cell: (item) => humanize(item.action) },
+          { header: "Attempts", cell: (item) => item.attempts },
+          { header: "Order or cart", cell: (item) => item.order_id ?? item.cart_id ?? "-", mono: true },
+          { header: "Last error", cell: (item) => item.last_error ?? "-" },
+          { header: "Since", cell: (item) => formatDateTime(item.since) },
+        ]}
+      />
+      <ShiftList
+        title="Paid after the order was canceled: pay back"
+        description="The order was canceled while the deposit was on its way; the shift settled, so you received money no order keeps. Nothing was captured."
+        testId="crypto-swap-refund-owed"
+        shifts={status.refund_owed ?? []}
+        columns={[
+          { header: "Owed", cell: (shift) => `${coinAmount(shift.refund_owed, shift.settle_coin)} ${shift.settle_network ? `(${shift.settle_network})` : ""}` },
+          { header: "Order", cell: (shift) => shift.order_id ?? "-", mono: true },
+          { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
+        ]}
+      />
     </Section>
   )
 }

@@ -73,8 +73,33 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     .filter((row) => row.flags?.paid_without_session)
     .map(({ flags, ...row }) => row)
 
+  // Actions that stopped retrying, and settled money no order kept: each needs an admin.
+  const stopped = await ledger.listSwapShiftActions({ state: "attention" }, { take: 1000, order: { updated_at: "DESC" } })
+  const stoppedShifts = stopped.length
+    ? await ledger.listSwapShifts({ id: [...new Set(stopped.map((action) => action.swap_shift_id))] }, { select: ["id", "status", "order_id", "cart_id"] })
+    : []
+  const attention = stopped.map((action) => {
+    const shift = stoppedShifts.find((row) => row.id === action.swap_shift_id)
+    return {
+      id: action.swap_shift_id,
+      status: shift?.status ?? "unknown",
+      order_id: shift?.order_id ?? null,
+      cart_id: shift?.cart_id ?? null,
+      action: action.kind,
+      attempts: action.attempts,
+      last_error: action.last_error,
+      since: action.updated_at,
+    }
+  })
+  const refundOwed = await ledger.listSwapShifts(
+    { kind: "payment", refund_owed: { $ne: null } },
+    { select: ["id", "status", "order_id", "cart_id", "refund_owed", "settle_coin", "settle_network", "refund_address"], take: 1000 }
+  )
+
   res.json({
     providers,
+    attention,
+    refund_owed: refundOwed,
     reconciliation: { last_run: lastRun ?? null },
     open_shifts: { total: open.length, by_status: byStatus },
     paid_without_session: paidWithoutSession,

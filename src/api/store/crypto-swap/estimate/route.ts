@@ -53,7 +53,7 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
         min: pair.min,
         max: pair.max,
         deposit_amount: depositFor(amountDue, pair.rate, coinDecimals(deposit, network)),
-        commission_rate_percent: provider.options.commissionRate,
+        commission_rate_percent: provider.options.commissionRate ?? null,
       },
     })
   } catch (error) {

@@ -1,0 +1,38 @@
+import type { EventEmitter } from "node:events"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { waitFor } from "./wait-for"
+
+/**
+ * Counts the event subscribers' work in flight. Medusa's local event bus starts each subscriber and
+ * forgets it, so a test could otherwise only guess when their upstream reads and writes are over.
+ * Wraps every subscriber registered on the bus (all are, once the app has booted); call it before the
+ * events of interest are published.
+ */
+export function trackSubscribers(container: MedusaContainer) {
+  // The local bus keeps its subscribers on an emitter it does not expose; each returns the promise
+  // of its work, which the emitter drops.
+  const emitter = (container.resolve(Modules.EVENT_BUS) as unknown as { eventEmitter_?: EventEmitter }).eventEmitter_
+  if (!emitter) throw new Error("trackSubscribers needs Medusa's local event bus, which keeps its subscribers on an event emitter")
+  let running = 0
+  for (const name of emitter.eventNames()) {
+    for (const subscriber of emitter.listeners(name) as Array<((data: unknown) => unknown) & { subscriberId?: string }>) {
+      const counted = Object.assign(
+        (data: unknown) => {
+          running += 1
+          return Promise.resolve(subscriber(data)).finally(() => {
+            running -= 1
+          })
+        },
+        // The bus unsubscribes by this id.
+        { subscriberId: subscriber.subscriberId }
+      )
+      emitter.off(name, subscriber)
+      emitter.on(name, counted)
+    }
+  }
+  return {
+    /** Resolves once no subscriber is running; events published with a delay must have gone out first. */
+    idle: () => waitFor("the event subscribers still running to finish", () => running, (count) => count === 0),
+  }
+}

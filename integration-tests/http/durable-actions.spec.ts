@@ -1,0 +1,141 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { Modules } from "@medusajs/framework/utils"
+import { useSandbox } from "../helpers/sandbox"
+import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
+import { storefront } from "../helpers/storefront"
+import { adminHeaders } from "../helpers/admin"
+import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+
+jest.setTimeout(240_000)
+
+const env = useSandbox()
+const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
+const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+/** The documented default of `reconcile.maxActionAttempts`. */
+const MAX_ATTEMPTS = 10
+
+function captureCount(order: Awaited<ReturnType<typeof orderWithPayments>>) {
+  return (order?.payments ?? []).reduce((count: number, payment: any) => count + payment.captures.length, 0)
+}
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let store: StoreFixture
+    let shop: ReturnType<typeof storefront>
+    let admin: { headers: Record<string, string> }
+
+    beforeEach(async () => {
+      store = await createStoreFixture(getContainer())
+      shop = storefront(api, store)
+      admin = await adminHeaders(getContainer())
+      await env.control.clearFaults()
+    })
+
+    async function paySession(data: Record<string, unknown> = BTC) {
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, data)
+      return { cart, session, shiftId: session.data.shift_id as string }
+    }
+
+    /** The events of one name the app emitted, through a spy on its event bus. */
+    function emittedNamed(emitted: jest.SpyInstance, name: string) {
+      return emitted.mock.calls
+        .flatMap(([messages]) => (Array.isArray(messages) ? messages : [messages]))
+        .filter((message: { name: string }) => message.name === name)
+    }
+
+    it("keeps the observation when an action fails, backs off visibly, and asks for attention after the configured attempts", async () => {
+      const container = getContainer()
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      const { shiftId } = await paySession()
+      await env.control.deposit(shiftId)
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      // The shopper gave an address earlier; the service refuses it when the shift asks for one.
+      await ledgerOf(container).updateSwapShifts({ id: row.id, refund_address: BTC_REFUND })
+      await env.control.addFault({
+        method: "POST",
+        path: "/v2/shifts/*/set-refund-address",
+        status: 400,
+        body: JSON.stringify({ error: { message: "Invalid refund address" } }),
+      })
+      await env.control.setStatus(shiftId, "refund", "refund required")
+      await reconcile(container)
+
+      // The observation stands although the action failed.
+      const observed = await ledgerRow(container, { id: row.id })
+      expect(observed.status).toBe("refund")
+      expect(observed.events.map((event) => event.to_status)).toContain("refund")
+      const [action] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "set_refund_address" })
+      expect(action).toMatchObject({ state: "pending", attempts: 1, last_error: expect.stringContaining("Invalid refund address") })
+      expect(action.next_attempt_at).not.toBeNull()
+
+      for (let tick = 1; tick < MAX_ATTEMPTS + 2; tick += 1) await reconcile(container)
+      const [given] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "set_refund_address" })
+      expect(given).toMatchObject({ state: "attention", attempts: MAX_ATTEMPTS })
+      expect(emittedNamed(emitted, "crypto-swap.shift.attention")).toHaveLength(1)
+      expect(emittedNamed(emitted, "crypto-swap.shift.attention")[0].data).toMatchObject({ id: row.id, action: "set_refund_address" })
+
+      const { data } = await api.get("/admin/crypto-swap/status", admin)
+      expect(data.attention).toEqual([
+        expect.objectContaining({
+          id: row.id,
+          status: "refund",
+          action: "set_refund_address",
+          attempts: MAX_ATTEMPTS,
+          last_error: expect.stringContaining("Invalid refund address"),
+        }),
+      ])
+      expect(JSON.stringify(data)).not.toContain(env.sandbox.account.secret)
+
+      // Waiting for an admin: more ticks try nothing.
+      await reconcile(container)
+      expect((await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id }))[0].attempts).toBe(MAX_ATTEMPTS)
+
+      // The cause is fixed; the admin retries.
+      await env.control.clearFaults()
+      const retried = await api.post(`/admin/crypto-swap/shifts/${row.id}/retry`, {}, admin)
+      expect(retried.data.shift.actions).toEqual([expect.objectContaining({ kind: "set_refund_address", state: "done", attempts: 1, last_error: null })])
+      const shift = await (await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}`)).json()
+      expect(shift.refundAddress).toBe(BTC_REFUND)
+      expect((await api.get("/admin/crypto-swap/status", admin)).data.attention).toEqual([])
+    })
+
+    it("records a refund owed instead of capturing when the order was canceled while authorized, then the shift settled", async () => {
+      const container = getContainer()
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      const { cart, shiftId } = await paySession()
+      await env.control.deposit(shiftId)
+      await env.control.setStatus(shiftId, "processing")
+      await reconcile(container)
+      const placed = await orderWithPayments(container, cart.id)
+      expect(placed!.payments[0].captured_at).toBeNull()
+
+      await api.post(`/admin/orders/${placed!.id}/cancel`, {}, admin)
+      const canceled = await orderWithPayments(container, cart.id)
+      expect(canceled!.payments[0].canceled_at).not.toBeNull()
+      expect(canceled!.payments[0].data.refund_owed).toBeUndefined()
+
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await reconcile(container)
+      // Nothing left to do: the next tick neither reads the shift nor tries the capture again.
+      await env.control.clearRequests()
+      await reconcile(container)
+
+      expect(captureCount(await orderWithPayments(container, cart.id))).toBe(0)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row).toMatchObject({ status: "settled", captured_at: null, refund_owed: row.settle_amount })
+      expect(row.refund_owed).toMatch(/^\d+(\.\d+)?$/)
+      const [capture] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "capture" })
+      expect(capture).toMatchObject({ state: "done", attempts: 1 })
+      expect(row.next_sync_at).toBeNull()
+      expect((await env.control.requests()).filter((request: { path: string }) => request.path.includes(shiftId))).toEqual([])
+      expect(emittedNamed(emitted, "crypto-swap.shift.refund_owed")).toHaveLength(1)
+
+      const { data } = await api.get("/admin/crypto-swap/status", admin)
+      expect(data.refund_owed).toEqual([
+        expect.objectContaining({ id: row.id, order_id: placed!.id, refund_owed: row.settle_amount, settle_coin: "USDC" }),
+      ])
+    })
+  },
+})

@@ -1,0 +1,22 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ActionNotYet, type ShiftAction } from "./shift-action"
+import { SwapServiceError } from "../../lib/swap-service"
+import { clientFor, providerById } from "../../lib/provider-registry"
+
+/**
+ * Cancels at the service a waiting shift whose payment session Medusa deleted or canceled, so nobody
+ * can pay into it any more. The service refuses for the first minutes of a shift (a shopper who switched
+ * coins leaves one behind every time): an expected refusal, retried with backoff (the default attempts
+ * outlast those minutes) without a warning.
+ */
+export const cancelAbandonedShift: ShiftAction = async (container, row) => {
+  const client = clientFor(providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!))
+  try {
+    await client.cancelOrder(row.shift_id!)
+  } catch (error) {
+    if (error instanceof SwapServiceError && error.userError) throw new ActionNotYet(error.message)
+    throw error
+  }
+  // The next read records the expiry.
+  return { reread: true }
+}

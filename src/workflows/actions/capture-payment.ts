@@ -1,0 +1,26 @@
+import { processPaymentWorkflow } from "@medusajs/core-flows"
+import type { ShiftAction } from "./shift-action"
+import { sessionPayment } from "./session-payment"
+
+/**
+ * The shift settled: capture. A payment Medusa canceled meanwhile (the order was canceled while the
+ * deposit was on its way) is never captured: the settled amount is recorded as owed to the shopper.
+ */
+export const capturePayment: ShiftAction = async (container, row, recorded) => {
+  const before = await sessionPayment(container, row)
+  if (before.payment?.canceled_at && !before.payment.captured_at) {
+    return {
+      ledger: { ...before.links, refund_owed: recorded.decision?.settledAmount ?? row.settle_amount },
+      history: "refund_owed",
+      outcome: "refund_owed",
+      event: "crypto-swap.shift.refund_owed",
+    }
+  }
+  if (!before.payment?.captured_at) {
+    await processPaymentWorkflow(container).run({ input: { action: "captured", data: recorded.payment! } })
+  }
+  const { payment, links } = await sessionPayment(container, row)
+  if (!payment?.captured_at) throw new Error("The payment was not captured")
+  const now = new Date()
+  return { ledger: { ...links, captured_at: now, authorized_at: row.authorized_at ?? now }, history: "captured" }
+}

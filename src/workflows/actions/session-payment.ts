@@ -1,0 +1,27 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { LedgerShift } from "./shift-action"
+
+/** Medusa's side of a payment shift: its session's payment and the cart's order, as they are now. */
+export async function sessionPayment(container: MedusaContainer, row: LedgerShift) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [session],
+  } = await query.graph({
+    entity: "payment_session",
+    fields: ["id", "payment.id", "payment.captured_at", "payment.canceled_at"],
+    filters: { id: row.payment_session_id! },
+  })
+  let orderId = row.order_id
+  if (!orderId && row.cart_id) {
+    const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: row.cart_id } })
+    orderId = links[0]?.order_id ?? null
+  }
+  const payment = session?.payment ?? null
+  return {
+    payment: payment as { id: string; captured_at: Date | string | null; canceled_at: Date | string | null } | null,
+    orderId,
+    /** Ledger columns that link the row to what Medusa made of it. */
+    links: { ...(orderId && !row.order_id ? { order_id: orderId } : {}), ...(payment?.id && !row.payment_id ? { payment_id: payment.id } : {}) },
+  }
+}

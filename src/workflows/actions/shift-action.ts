@@ -1,0 +1,31 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import type { CryptoSwapModuleService } from "../../modules/crypto-swap"
+import type { RecordedShift } from "../steps/record-shift-observation"
+
+export type LedgerShift = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
+
+/** What an action that went through asks the sync to record. */
+export type ShiftActionResult = {
+  /** Ledger columns it settles (authorized_at, captured_at, refund_owed ...). */
+  ledger?: Record<string, unknown>
+  /** The action's name in the shift's history; none for actions that leave no mark there. */
+  history?: string
+  /** What it came to when that differs from the plain action (e.g. refund_owed instead of captured). */
+  outcome?: string
+  /** A plugin event announcing the outcome. */
+  event?: string
+  /** The shift changed at the service because of it: read it again at once. */
+  reread?: boolean
+}
+
+/**
+ * One action of a sync. It throws when it did not take effect, so that the attempt is recorded as
+ * failed and retried, never taken for done.
+ */
+export type ShiftAction = (container: MedusaContainer, row: LedgerShift, recorded: RecordedShift) => Promise<ShiftActionResult>
+
+/**
+ * Thrown by an action the service refused for an expected, passing reason (a cancel in a shift's first
+ * minutes): counted and retried like any failure, but logged at debug, since nothing is wrong yet.
+ */
+export class ActionNotYet extends Error {}

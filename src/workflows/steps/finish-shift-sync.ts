@@ -1,0 +1,38 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { providerById } from "../../lib/provider-registry"
+import { nextSyncAt } from "../../lib/sync-cadence"
+import { SHIFT_ACTIONS } from "../actions"
+import type { RecordedShift } from "./record-shift-observation"
+import type { ShiftActionOutcome } from "./run-shift-action"
+
+/**
+ * Schedules the shift's next read: at its status's cadence, sooner when a pending action's retry is
+ * due first, at once when an action changed the shift at the service. A terminal shift with nothing
+ * pending (actions done or waiting for an admin) is not read again.
+ */
+export const finishShiftSyncStep = createStep(
+  "crypto-swap-finish-shift-sync",
+  async (input: { recorded: RecordedShift; outcomes: Array<ShiftActionOutcome | undefined> }, { container }) => {
+    const { recorded } = input
+    if (!recorded.plan) return new StepResponse(null)
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const row = await ledger.retrieveSwapShift(recorded.ledger_id)
+    const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+    const now = new Date()
+
+    const planned = SHIFT_ACTIONS.filter(({ planned }) => recorded.plan![planned] === true).map(({ kind }) => kind)
+    const pending = planned.length
+      ? await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: planned, state: "pending" })
+      : []
+    const candidates = [
+      nextSyncAt({ status: row.status, terminal: row.terminal, actionPending: false, failures: 0 }, options.reconcile, now),
+      ...pending.map((action) => (action.next_attempt_at ? new Date(action.next_attempt_at) : now)),
+      ...(input.outcomes.some((outcome) => outcome?.reread) ? [now] : []),
+    ].filter((at): at is Date => at !== null)
+    const next = candidates.length ? new Date(Math.min(...candidates.map((at) => at.getTime()))) : null
+    await ledger.updateSwapShifts({ id: row.id, next_sync_at: next })
+    return new StepResponse(next)
+  }
+)

@@ -1,0 +1,80 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import type { ShiftActionKind } from "../../modules/crypto-swap/models/swap-shift-action"
+import { providerById } from "../../lib/provider-registry"
+import { retryAt } from "../../lib/sync-cadence"
+import { SHIFT_ACTIONS } from "../actions"
+import { ActionNotYet } from "../actions/shift-action"
+import type { RecordedShift, SyncSource } from "./record-shift-observation"
+
+export type ShiftActionOutcome = { kind: ShiftActionKind; done: boolean; reread: boolean }
+
+/** Long enough to say why, short enough for a log line and the admin's table. */
+const MAX_ERROR_LENGTH = 500
+
+/**
+ * Runs one due action and records how it went on its ledger record. A failure never throws: it would
+ * roll back the sync. It is counted, logged and retried with backoff; after `maxActionAttempts` the
+ * action waits in `attention` and `crypto-swap.shift.attention` is emitted, once.
+ */
+export const runShiftActionStep = createStep(
+  "crypto-swap-run-shift-action",
+  async (input: { kind: ShiftActionKind; recorded: RecordedShift; source: SyncSource }, { container }) => {
+    const { kind, recorded, source } = input
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const eventBus = container.resolve(Modules.EVENT_BUS)
+    const row = await ledger.retrieveSwapShift(recorded.ledger_id)
+    const [action] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind })
+    const attempts = action.attempts + 1
+    const now = new Date()
+    try {
+      const result = await SHIFT_ACTIONS.find((entry) => entry.kind === kind)!.run(container, row, recorded)
+      if (result.ledger) await ledger.updateSwapShifts({ id: row.id, ...result.ledger })
+      await ledger.updateSwapShiftActions({
+        id: action.id,
+        state: "done",
+        attempts,
+        done_at: now,
+        next_attempt_at: null,
+        last_error: null,
+        outcome: result.outcome ?? null,
+      })
+      if (result.history) {
+        await ledger.createSwapShiftEvents({
+          swap_shift_id: row.id,
+          from_status: recorded.status,
+          to_status: recorded.status,
+          source,
+          action: result.history,
+          occurred_at: now,
+        })
+      }
+      if (result.event) await eventBus.emit({ name: result.event, data: { id: row.id, status: recorded.status, action: kind } })
+      return new StepResponse<ShiftActionOutcome>({ kind, done: true, reread: Boolean(result.reread) })
+    } catch (error) {
+      const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+      const message = ((error as Error).message ?? String(error)).slice(0, MAX_ERROR_LENGTH)
+      const attention = attempts >= options.reconcile.maxActionAttempts
+      const next = attention ? null : retryAt(attempts, options.reconcile, now)
+      await ledger.updateSwapShiftActions({
+        id: action.id,
+        state: attention ? "attention" : "pending",
+        attempts,
+        next_attempt_at: next,
+        last_error: message,
+      })
+      // Error messages of the client and of Medusa name no credentials.
+      const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+      const line =
+        `crypto-swap: ${kind} of ${row.id} failed (attempt ${attempts} of ${options.reconcile.maxActionAttempts}), ` +
+        `${attention ? "needs an admin's attention" : `retrying from ${next!.toISOString()}`}: ${message}`
+      if (error instanceof ActionNotYet && !attention) logger.debug(line)
+      else logger.warn(line)
+      if (attention) {
+        await eventBus.emit({ name: "crypto-swap.shift.attention", data: { id: row.id, status: recorded.status, action: kind } })
+      }
+      return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false })
+    }
+  }
+)

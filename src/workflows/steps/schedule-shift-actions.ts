@@ -1,0 +1,44 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import type { ShiftActionKind } from "../../modules/crypto-swap/models/swap-shift-action"
+import { SHIFT_ACTIONS } from "../actions"
+import type { RecordedShift } from "./record-shift-observation"
+
+/**
+ * Makes sure every action the plan calls for has its ledger record (one per shift and kind, so an
+ * action is done once however many syncs plan it) and returns the kinds due now: pending and past
+ * their backoff. Done actions are not run again, nor those waiting for an admin unless one asks.
+ */
+export const scheduleShiftActionsStep = createStep(
+  "crypto-swap-schedule-shift-actions",
+  async (input: { recorded: RecordedShift; retry_attention?: boolean }, { container }) => {
+    const { plan, payment, ledger_id } = input.recorded
+    // Authorize and capture act on Medusa's session: nothing to do for a row without one.
+    const planned = SHIFT_ACTIONS.filter(
+      ({ kind, planned }) => plan?.[planned] === true && (payment || (kind !== "authorize" && kind !== "capture"))
+    ).map(({ kind }) => kind)
+    if (!planned.length) return new StepResponse([] as ShiftActionKind[])
+
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const existing = await ledger.listSwapShiftActions({ swap_shift_id: ledger_id, kind: planned })
+    const known = new Set(existing.map((action) => action.kind))
+    const missing = planned.filter((kind) => !known.has(kind))
+    if (missing.length) await ledger.createSwapShiftActions(missing.map((kind) => ({ swap_shift_id: ledger_id, kind })))
+
+    const retried = input.retry_attention ? existing.filter((action) => action.state === "attention") : []
+    if (retried.length) {
+      await ledger.updateSwapShiftActions(
+        retried.map((action) => ({ id: action.id, state: "pending" as const, attempts: 0, next_attempt_at: null }))
+      )
+      for (const action of retried) Object.assign(action, { state: "pending", next_attempt_at: null })
+    }
+
+    const now = Date.now()
+    const waiting = new Set(
+      existing
+        .filter((action) => action.state !== "pending" || (action.next_attempt_at && new Date(action.next_attempt_at).getTime() > now))
+        .map((action) => action.kind)
+    )
+    return new StepResponse(planned.filter((kind) => !waiting.has(kind)))
+  }
+)
