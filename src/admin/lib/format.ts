@@ -54,6 +54,11 @@ export function coinAmount(amount: string | null, coin: string | null): string {
   return amount ? `${amount} ${coin ?? ""}`.trim() : "-"
 }
 
+/** An amount of a coin with the network it moves on, when known. */
+export function coinAmountOn(amount: string | null, coin: string | null, network: string | null): string {
+  return `${coinAmount(amount, coin)} ${network ? `(${network})` : ""}`
+}
+
 export function moneyAmount(amount: string | number | null | undefined, currencyCode: string | null | undefined): string {
   if (amount === null || amount === undefined || amount === "") return "-"
   return `${amount} ${(currencyCode ?? "").toUpperCase()}`.trim()

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react"
 import { Badge, Table, Text } from "@medusajs/ui"
-import { coinAmount, formatDateTime, humanize, statusColor } from "../../../lib/format"
+import { coinAmountOn, formatDateTime, humanize, statusColor } from "../../../lib/format"
 import type { PluginStatus, ReconciliationRun } from "../../../lib/types"
 import { DetailRow } from "../detail-row"
 import { Section } from "./section"
@@ -111,7 +111,7 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
         columns={[
           {
             header: "Deposit",
-            cell: (shift) => `${coinAmount(shift.deposit_amount, shift.deposit_coin)} ${shift.deposit_network ? `(${shift.deposit_network})` : ""}`,
+            cell: (shift) => coinAmountOn(shift.deposit_amount, shift.deposit_coin, shift.deposit_network),
           },
           { header: "Cart", cell: (shift) => shift.cart_id ?? "-", mono: true },
           { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
@@ -136,7 +136,7 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
         testId="crypto-swap-refund-owed"
         shifts={status.refund_owed ?? []}
         columns={[
-          { header: "Owed", cell: (shift) => `${coinAmount(shift.refund_owed, shift.settle_coin)} ${shift.settle_network ? `(${shift.settle_network})` : ""}` },
+          { header: "Owed", cell: (shift) => coinAmountOn(shift.refund_owed, shift.settle_coin, shift.settle_network) },
           { header: "Order", cell: (shift) => shift.order_id ?? "-", mono: true },
           { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
         ]}

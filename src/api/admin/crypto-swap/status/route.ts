@@ -78,8 +78,9 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const stoppedShifts = stopped.length
     ? await ledger.listSwapShifts({ id: [...new Set(stopped.map((action) => action.swap_shift_id))] }, { select: ["id", "status", "order_id", "cart_id"] })
     : []
+  const shiftById = new Map(stoppedShifts.map((row) => [row.id, row]))
   const attention = stopped.map((action) => {
-    const shift = stoppedShifts.find((row) => row.id === action.swap_shift_id)
+    const shift = shiftById.get(action.swap_shift_id)
     return {
       id: action.swap_shift_id,
       status: shift?.status ?? "unknown",
