@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { Sandbox } from "../src/sandbox"
 import { clientFor, providerRegistry } from "../src/lib/provider-registry"
 import { mapConcurrently } from "../src/lib/concurrency"
-import { parseOptions, type CryptoSwapOptions } from "../src/providers/crypto-swap/options"
+import { parseOptions, type CryptoSwapOptions } from "../src/lib/options"
 import { ledgerOf } from "../integration-tests/helpers/ledger"
 
 /**

@@ -1,6 +1,6 @@
 import type { ConfigModule } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { parseOptions, type CryptoSwapOptions } from "../providers/crypto-swap/options"
+import { parseOptions, type CryptoSwapOptions } from "./options"
 import { CoinCatalogue, RequestMetricsRecorder, SwapServiceClient } from "./swap-service"
 
 /** A crypto-swap provider as the store registered it under the payment module. */

@@ -1,15 +1,24 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, PaymentEvents } from "@medusajs/framework/utils"
-import { createRefundShiftsWorkflow } from "../workflows/create-refund-shifts"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../modules/crypto-swap"
+import { recordRefundsWorkflow } from "../workflows/record-refunds"
+import { syncShiftWorkflow } from "../workflows/sync-shift"
 
-/** A refunded crypto payment (admin refund or order cancel) gets its refund shift. */
+/**
+ * An admin refunded a crypto payment: its refund shift is made now rather than at the next tick.
+ * Only a shortcut: reconciliation records every refund Medusa makes, whichever path made it.
+ */
 export default async function cryptoSwapRefundHandler({ event, container }: SubscriberArgs<{ id: string }>) {
-  const { errors } = await createRefundShiftsWorkflow(container).run({ input: { payment_id: event.data.id }, throwOnError: false })
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const { errors } = await recordRefundsWorkflow(container).run({ input: { payment_id: event.data.id }, throwOnError: false })
   if (errors?.length) {
-    // The refund stays owed in the payment's data and the ledger; an admin sees it and can retry.
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .error(`crypto-swap: could not create the refund shift for payment ${event.data.id}: ${errors[0].error?.message}`)
+    logger.warn(`crypto-swap: refunds of payment ${event.data.id} left for reconciliation: ${errors[0].error?.message}`)
+    return
+  }
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const waiting = await ledger.listSwapShifts({ kind: "refund", payment_id: event.data.id, status: "creating" }, { select: ["id"] })
+  for (const row of waiting) {
+    await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "admin" }, throwOnError: false })
   }
 }
 

@@ -1,3 +1,3 @@
 export * from "./sync-shift"
 export * from "./reconcile-shifts"
-export * from "./create-refund-shifts"
+export * from "./record-refunds"

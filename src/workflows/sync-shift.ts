@@ -7,6 +7,7 @@ import { runShiftActionStep } from "./steps/run-shift-action"
 import { finishShiftSyncStep } from "./steps/finish-shift-sync"
 import { SHIFT_ACTIONS } from "./actions"
 import { emitShiftEventsStep } from "./steps/emit-shift-events"
+import type { ObservedShift } from "../lib/shift/sync-observation"
 
 export type SyncShiftInput = {
   ledger_id: string
@@ -18,8 +19,13 @@ export type SyncShiftInput = {
    * nothing new to learn and skips the read. Bounds reads per shift under floods of requests.
    */
   fresh_since?: string
-  /** An admin asked to try again the actions waiting in `attention`: their attempts start over. */
-  retry_attention?: boolean
+  /** An admin asked to try the pending actions now: those waiting in `attention` start a fresh count. */
+  retry_actions?: boolean
+  /**
+   * What the reconciliation tick just read of the shift: taken instead of reading it again when still
+   * fresh and no other sync has recorded anything since (see observeShiftStep).
+   */
+  observed?: ObservedShift
 }
 
 export const syncShiftWorkflowId = "crypto-swap-sync-shift"
@@ -29,7 +35,10 @@ export const syncShiftWorkflowId = "crypto-swap-sync-shift"
  * timeout with retries, or a cart completion waiting up to 30 s for the cart's lock. A crashed holder
  * delays that one shift by this much at most.
  */
-const SYNC_LOCK_TTL_SECONDS = 600
+export const SYNC_LOCK_TTL_SECONDS = 600
+
+/** Every change to a shift's state runs under this lock. */
+export const shiftLockKey = (ledgerId: string) => `crypto-swap:shift:${ledgerId}`
 
 /**
  * Reads one shift, records what changed and acts once per transition: authorize (completing the cart
@@ -38,14 +47,14 @@ const SYNC_LOCK_TTL_SECONDS = 600
  * lock per shift.
  */
 export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: SyncShiftInput) => {
-  const lockKey = transform({ input }, ({ input }) => `crypto-swap:shift:${input.ledger_id}`)
+  const lockKey = transform({ input }, ({ input }) => shiftLockKey(input.ledger_id))
   const lockTimeout = transform({ input }, ({ input }) => input.lock_timeout ?? 30)
   acquireLockStep({ key: lockKey, timeout: lockTimeout, ttl: SYNC_LOCK_TTL_SECONDS })
 
-  const observation = observeShiftStep({ ledger_id: input.ledger_id, fresh_since: input.fresh_since })
+  const observation = observeShiftStep({ ledger_id: input.ledger_id, fresh_since: input.fresh_since, observed: input.observed })
   const recorded = recordShiftObservationStep({ observation, source: input.source })
 
-  const due = scheduleShiftActionsStep({ recorded, retry_attention: input.retry_attention })
+  const due = scheduleShiftActionsStep({ recorded, retry_actions: input.retry_actions })
   // One step per kind, so each has its own name in the workflow's history; each records its own failure.
   const outcomes = SHIFT_ACTIONS.map(({ kind }) =>
     when(`crypto-swap-${kind}`, { due }, ({ due }) => due.includes(kind)).then(() =>

@@ -132,6 +132,28 @@ export function usePluginStatus() {
   return useQuery({ queryKey: cryptoSwapKeys.status(), queryFn: cryptoSwapApi.status })
 }
 
+const STATUS_SHIFT_ACTIONS = {
+  retry: { run: cryptoSwapApi.retryShift, done: "Tried again" },
+  "refund-instead": { run: cryptoSwapApi.refundInstead, done: "Recorded as owed to the shopper" },
+  "refund-held": { run: cryptoSwapApi.refundHeld, done: "Refund shift made: fund it from the order's crypto section" },
+} satisfies Record<string, { run: (ledgerId: string) => Promise<ShiftActionResponse>; done: string }>
+export type StatusShiftAction = keyof typeof STATUS_SHIFT_ACTIONS
+
+/** Settings page actions on a shift that needs an admin: the status lists are read again after. */
+export function useStatusShiftAction() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ kind, ledgerId }: { kind: StatusShiftAction; ledgerId: string }) => STATUS_SHIFT_ACTIONS[kind].run(ledgerId),
+    onSuccess: ({ shift, sync_error }, { kind }) => {
+      const done = STATUS_SHIFT_ACTIONS[kind].done
+      if (sync_error) toast.warning(done, { description: sync_error })
+      else toast.success(done, { description: `Status: ${shift.status}` })
+      void queryClient.invalidateQueries({ queryKey: cryptoSwapKeys.status() })
+    },
+    onError: (error) => toast.error("The action failed", { description: errorMessage(error) }),
+  })
+}
+
 export function useRegisterWebhook() {
   const queryClient = useQueryClient()
   return useMutation({

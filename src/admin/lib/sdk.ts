@@ -4,6 +4,7 @@ import type {
   PluginStatus,
   RefundAddressInput,
   RegisterWebhookInput,
+  Shift,
   ShiftActionResponse,
   Webhook,
 } from "./types"
@@ -47,6 +48,16 @@ export const cryptoSwapApi = {
 
   /** The manual refund mode: the merchant paid the shopper back by other means. */
   markRefunded: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/mark-refunded`, {}),
+
+  retryShift: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/retry`, {}),
+
+  refundInstead: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/refund-instead`, {}),
+
+  refundHeld: (ledgerId: string) =>
+    post<{ refund: Shift; sync_error: string | null }>(`${BASE}/shifts/${segment(ledgerId)}/refund`, {}).then(({ refund, sync_error }) => ({
+      shift: refund,
+      sync_error,
+    })),
 
   status: () => sdk.client.fetch<PluginStatus>(`${BASE}/status`),
 

@@ -174,6 +174,7 @@ export type PluginStatus = {
   stuck_shifts: StuckShift[]
   paid_without_session: PaidWithoutSession[]
   attention: AttentionItem[]
+  paid_no_order: PaidNoOrder[]
   refund_owed: RefundOwed[]
   webhooks: Webhook[]
   upstream: UpstreamMetrics
@@ -189,6 +190,22 @@ export type AttentionItem = {
   attempts: number
   last_error: string | null
   since: string
+}
+
+/** A confirmed deposit whose order could not be placed: retry placing it, or refund instead. */
+export type PaidNoOrder = {
+  id: string
+  status: string
+  cart_id: string | null
+  paid_no_order_since: string
+  deposit_coin: string | null
+  deposit_network: string | null
+  deposit_amount: string | null
+  amount_due: string | null
+  currency_code: string | null
+  attempts: number
+  last_error: string | null
+  next_attempt_at: string | null
 }
 
 /** A shift that settled after its payment was canceled: the merchant holds money no order keeps. */

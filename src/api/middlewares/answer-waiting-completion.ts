@@ -4,7 +4,7 @@ import { ContainerRegistrationKeys, MedusaError, PaymentSessionStatus } from "@m
 import { refetchCart } from "@medusajs/medusa/api/store/carts/helpers"
 import { defaultStoreCartFields } from "@medusajs/medusa/api/store/carts/query-config"
 import { providerRegistry } from "../../lib/provider-registry"
-import { waitingMessage } from "../../providers/crypto-swap/waiting-message"
+import { waitingMessage } from "../../lib/shift/waiting-message"
 import { currentPayment } from "../store/crypto-swap/shopper-session"
 import { checkCartCompletableWorkflow } from "../../workflows/check-cart-completable"
 

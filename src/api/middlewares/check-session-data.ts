@@ -2,9 +2,9 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { catalogueFor, providerRegistry } from "../../lib/provider-registry"
 import { toDecimalString } from "../../lib/money"
-import { toMedusaError } from "../../providers/crypto-swap/errors"
-import { planShift } from "../../providers/crypto-swap/shift-plan"
-import { parseStorefrontInput, storefrontChoiceSchema } from "../../providers/crypto-swap/storefront-input"
+import { toMedusaError } from "../../lib/to-medusa-error"
+import { planShift } from "../../lib/shift/shift-plan"
+import { parseStorefrontInput, storefrontChoiceSchema } from "../../lib/shift/storefront-input"
 
 /**
  * Refuses payment session `data` the provider would refuse, before Medusa's workflow runs. That

@@ -4,9 +4,9 @@ import { BigNumber, MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
 import { startSandbox, type Sandbox } from "../../sandbox"
 import { CryptoSwapProviderService } from "../../providers/crypto-swap/service"
-import { coinDecimals, planShift } from "../../providers/crypto-swap/shift-plan"
-import { decideStatus } from "../../providers/crypto-swap/status-map"
-import type { CryptoSwapSessionData } from "../../providers/crypto-swap/session-data"
+import { coinDecimals, planShift } from "../shift/shift-plan"
+import { decideStatus } from "../shift/status-map"
+import type { CryptoSwapSessionData } from "../shift/session-data"
 import { coinSchema, type Coin } from "../swap-service"
 import { compareDecimals, depositFor, isDecimalString, roundUp, toDecimalString } from "../money"
 import { sandboxControl } from "../../../integration-tests/helpers/sandbox"
@@ -229,7 +229,9 @@ describe("through the provider and the sandbox", () => {
     held += 1
   })
 
-  it("refunds never add up to more than was captured, however they are split and whatever form Medusa gives", async () => {
+  it("refunds: whatever form Medusa gives, the provider moves nothing and leaves the payment's data as it was", async () => {
+    // Medusa keeps refunds within what was captured (its own check, under its lock); the ledger turns
+    // each of its refund rows into one refund. The provider must neither refuse nor rewrite any of them.
     const service = provider(SETTLEMENTS[0])
     const { data: created } = await initiate(service, "123.45")
     const shiftId = (created as unknown as CryptoSwapSessionData).shift_id!
@@ -239,39 +241,19 @@ describe("through the provider and the sandbox", () => {
     const captured = (await service.capturePayment({ data: created })).data as unknown as CryptoSwapSessionData
     expect(captured.status).toBe("settled")
 
-    // Refunds Medusa may ask for: strictly positive (it refuses anything else), up to and beyond what is left.
     const refund = fc.oneof(
       decimal({ positive: true, maxUnits: 20_000n, maxScale: 2 }),
       decimal({ positive: true, maxUnits: 10n ** 14n, maxScale: 12 }),
-      fc.constantFrom("123.45", "123.46", "0.01", "61.725")
+      fc.constantFrom("123.45", "0.01", "61.725")
     )
     const form = fc.constantFrom("string", "BigNumber", "raw")
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(refund, form), { minLength: 1, maxLength: 6 }), async (requests) => {
-        let data = captured as unknown as Record<string, unknown>
-        let refunded = new BigNumberJS(0)
         for (const [amount, shape] of requests) {
           count("refundPayment (sandbox)")
           const given = shape === "BigNumber" ? new BigNumber(amount) : shape === "raw" ? { value: amount, precision: 20 } : amount
-          const fits = refunded.plus(amount).lte(captured.amount)
-          const outcome = await service.refundPayment({ data, amount: given as string }).then(
-            (result) => ({ data: result.data as Record<string, unknown> }),
-            (error: unknown) => ({ error })
-          )
-          if ("error" in outcome) {
-            expect(fits).toBe(false)
-            expect(outcome.error).toBeInstanceOf(MedusaError)
-            expect((outcome.error as MedusaError).type).toBe(MedusaError.Types.INVALID_DATA)
-            continue
-          }
-          expect(fits).toBe(true)
-          refunded = refunded.plus(amount)
-          data = outcome.data
-          const records = (data as unknown as CryptoSwapSessionData).refunds ?? []
-          expect(records[records.length - 1]).toMatchObject({ amount: new BigNumberJS(amount).toFixed(), settle_coin_amount: new BigNumberJS(amount).toFixed() })
-          const recorded = records.reduce((sum, record) => sum.plus(record.amount), new BigNumberJS(0))
-          expect(recorded.toFixed()).toBe(refunded.toFixed())
-          expect(recorded.lte(captured.amount)).toBe(true)
+          const { data } = await service.refundPayment({ data: captured as unknown as Record<string, unknown>, amount: given as string })
+          expect(data).toEqual(captured)
         }
       }),
       params("refunds", SANDBOX_REFUND_RUNS)

@@ -3,7 +3,7 @@ import { COINS, NETWORKS } from "../../sandbox/catalogue-data"
 import { chainNetwork } from "../chain-networks"
 import { depositToken } from "../deposit-token"
 import { walletLink, type WalletLinkInput } from "../payment-uri"
-import { paymentView } from "../payment-view"
+import { paymentView } from "../shift/payment-view"
 import type { Coin } from "../swap-service"
 
 // Wallet links checked against each standard's own examples (EIP-681, Solana Pay, BIP-21), then

@@ -41,7 +41,7 @@ export {
   type CoinNetwork,
   type Side,
 } from "./rules"
-export { latestShiftId } from "./checkout"
+export { governingShift, latestShiftId, type GoverningShift } from "./checkout"
 export { compareTimestamps, parseTimestamp } from "./timestamps"
 export { CoinCatalogue, type CoinCatalogueOptions } from "./catalogue"
 export { RequestMetricsRecorder, type RequestMetric, type MetricsSummary } from "./metrics"

@@ -1,5 +1,6 @@
 import { AbstractPaymentProvider, MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type {
+  IEventBusModuleService,
   AuthorizePaymentInput,
   AuthorizePaymentOutput,
   CancelPaymentInput,
@@ -22,27 +23,28 @@ import type {
   UpdatePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { randomUUID } from "node:crypto"
 import {
   CoinCatalogue,
   SwapServiceClient,
-  latestShiftId,
+  governingShift,
   webhookNotificationSchema,
   type Checkout,
   type Shift,
 } from "../../lib/swap-service"
 import { createSwapClient } from "../../lib/provider-registry"
-import { addDecimals, compareDecimals, toDecimalString } from "../../lib/money"
-import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift-actions"
-import { toMedusaError } from "./errors"
-import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type Settlement } from "./options"
-import { planShift, type ShiftPlan } from "./shift-plan"
-import type { CryptoSwapSessionData, RefundRecord } from "./session-data"
-import { decideStatus, statusPolicy, type StatusDecision } from "./status-map"
-import { waitingMessage } from "./waiting-message"
-import { parseStorefrontInput, storefrontInputSchema, type StorefrontInput } from "./storefront-input"
+import { compareDecimals, toDecimalString } from "../../lib/money"
+import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
+import { toMedusaError } from "../../lib/to-medusa-error"
+import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type Settlement } from "../../lib/options"
+import { planShift, type ShiftPlan } from "../../lib/shift/shift-plan"
+import type { CryptoSwapSessionData } from "../../lib/shift/session-data"
+import { decideStatus, statusPolicy, type StatusDecision } from "../../lib/shift/status-map"
+import { syncObservation } from "../../lib/shift/sync-observation"
+import { SHIFT_CREATED_EVENT } from "../../lib/shift/plugin-events"
+import { waitingMessage } from "../../lib/shift/waiting-message"
+import { parseStorefrontInput, storefrontInputSchema, type StorefrontInput } from "../../lib/shift/storefront-input"
 
-type InjectedDependencies = { logger: Logger }
+type InjectedDependencies = { logger: Logger; event_bus?: IEventBusModuleService }
 
 /** Shift statuses in which the shopper's money is on its way or has arrived. */
 const SESSION_PARAM = "crypto_swap_session"
@@ -68,6 +70,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   protected readonly logger_: Logger
   protected readonly client_: SwapServiceClient
   protected readonly catalogue_: CoinCatalogue
+  protected readonly eventBus_?: IEventBusModuleService
   private readonly webhookVerifications_ = new Map<string, { at: number; result: Promise<WebhookActionResult> }>()
 
   static validateOptions(options: Record<string, unknown>): void {
@@ -78,6 +81,8 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     super(container as unknown as Record<string, unknown>, options)
     this.options_ = parseOptions(options)
     this.logger_ = container.logger
+    // The payment module's container holds the event bus; unit tests construct the provider without one.
+    this.eventBus_ = container.event_bus
     this.client_ = createSwapClient(this.options_)
     this.catalogue_ = new CoinCatalogue(this.client_, { ttlMs: this.options_.catalogueTtlSeconds * 1000 })
   }
@@ -91,11 +96,12 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       this.options_.mode === "checkout"
         ? await this.initiateCheckout(base, settlement, input)
         : await this.initiateShift(base, settlement, input)
+    await this.announceCreated(sessionData)
     return { id: sessionData.shift_id ?? sessionData.checkout_id!, data: sessionData, status: PaymentSessionStatus.PENDING }
   }
 
   async authorizePayment({ data }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const { decision, data: refreshed } = await this.refresh(data, "checking the payment")
+    const { decision, data: refreshed } = await this.refresh(data, "checking the payment", { fromSync: true })
     if (
       decision.session === PaymentSessionStatus.PENDING ||
       decision.session === PaymentSessionStatus.REQUIRES_MORE
@@ -117,7 +123,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   }
 
   async capturePayment({ data }: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    const { decision, data: refreshed } = await this.refresh(data, "capturing the payment")
+    const { decision, data: refreshed } = await this.refresh(data, "capturing the payment", { fromSync: true })
     if (decision.session !== PaymentSessionStatus.CAPTURED) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
@@ -128,6 +134,10 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     return { data: refreshed }
   }
 
+  /**
+   * Only the plugin's own code updates a session (Medusa core never does): to mirror into its data what
+   * the ledger observed. So the data is taken as given, without asking the service.
+   */
   async updatePayment({ data, amount, currency_code }: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const current = this.sessionData(data)
     if (
@@ -139,20 +149,25 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
         "The amount of a crypto payment is fixed when it is created; start a new payment for the new amount."
       )
     }
-    return this.getPaymentStatus({ data })
+    return { data: current as unknown as Record<string, unknown> }
   }
 
+  /**
+   * Asks nothing of the service, so a shopper can edit the cart or switch to another method while it is
+   * down: the ledger follows the shift and reconciliation cancels it once its session is gone and the
+   * service allows. Refused only when the store has already seen a deposit (the status the ledger mirrors
+   * into the data): deleting would let the cart change under a shopper whose money is on its way.
+   */
   async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
     if (!this.hasPayment(data)) return { data }
-    const { shift, data: refreshed } = await this.refresh(data, "removing the payment")
-    if (shift && DEPOSIT_SEEN_STATUSES.has(shift.status)) {
-      // Deleting would let the cart change under a shopper whose money is already on its way.
+    const current = this.sessionData(data)
+    if (DEPOSIT_SEEN_STATUSES.has(current.status)) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "A crypto deposit for this cart is already on its way; the cart can't be changed until the payment completes."
       )
     }
-    return { data: await this.cancelShift(refreshed, shift) }
+    return { data: { ...current, cancel_requested_at: current.cancel_requested_at ?? new Date().toISOString() } }
   }
 
   async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
@@ -163,17 +178,15 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     return { data: await this.cancelShift(refreshed, shift) }
   }
 
-  async refundPayment({ amount, data }: RefundPaymentInput): Promise<RefundPaymentOutput> {
+  /**
+   * Crypto is pushed money: nothing moves here. Medusa's refund row (its id is `context.idempotency_key`)
+   * is what reconciliation turns into one refund in the ledger and a refund shift the store funds. Nothing
+   * is kept in the payment's data: Medusa hands concurrent refunds the same stale data, and the last
+   * write would lose the others.
+   */
+  async refundPayment({ amount, data, context }: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const refundAmount = toDecimalString(amount)
     const { shift, data: refreshed } = await this.refresh(data, "refunding the payment")
-    const alreadyRefunded = addDecimals("0", ...(refreshed.refunds ?? []).map((refund) => refund.amount))
-    if (compareDecimals(addDecimals(alreadyRefunded, refundAmount), refreshed.amount) > 0) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `Refunds can't exceed the ${refreshed.amount} ${refreshed.currency_code.toUpperCase()} paid ` +
-          `(${alreadyRefunded} already refunded).`
-      )
-    }
     if (shift?.status === "refund" && refreshed.refund_address && !shift.refundAddress) {
       // The service is already refunding the deposit itself; it only needs to know where to.
       try {
@@ -186,25 +199,13 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
         throw toMedusaError(error, "setting the refund address")
       }
     }
-    if (shift && ["refund", "refunding", "refunded"].includes(shift.status)) {
-      return { data: refreshed }
+    if (!shift || !["refund", "refunding", "refunded"].includes(shift.status)) {
+      this.logger_.warn(
+        `crypto-swap: refund ${context?.idempotency_key ?? ""} of ${refundAmount} ${refreshed.currency_code.toUpperCase()} is owed ` +
+          `for payment session ${refreshed.session_id}; the merchant funds it through a refund shift.`
+      )
     }
-    const record: RefundRecord = {
-      id: `csref_${randomUUID()}`,
-      amount: refundAmount,
-      settle_coin_amount: refundAmount,
-      refund_coin: refreshed.deposit_coin ?? "",
-      refund_network: refreshed.deposit_network ?? "",
-      refund_address: refreshed.refund_address,
-      refund_memo: refreshed.refund_memo,
-      status: refreshed.refund_address ? "owed" : "address_needed",
-      requested_at: new Date().toISOString(),
-    }
-    this.logger_.warn(
-      `crypto-swap: a refund of ${refundAmount} ${refreshed.currency_code.toUpperCase()} is owed for payment session ` +
-        `${refreshed.session_id}; the merchant funds it through a refund shift.`
-    )
-    return { data: { ...refreshed, refunds: [...(refreshed.refunds ?? []), record] } }
+    return { data: refreshed }
   }
 
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
@@ -230,15 +231,26 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     return result
   }
 
+  /** Never fails the payment: a lost announcement is found by reconciliation's discovery. */
+  private async announceCreated(data: CryptoSwapSessionData): Promise<void> {
+    try {
+      await this.eventBus_?.emit({ name: SHIFT_CREATED_EVENT, data: { session_id: data.session_id, data } })
+    } catch (error) {
+      this.logger_.warn(`crypto-swap: could not announce the new payment ${data.session_id} (${(error as Error).message})`)
+    }
+  }
+
   /** The notification is only a hint: everything acted on is read back from the service. */
   private async verifyNotification(checkoutId: string, shiftId: string): Promise<WebhookActionResult> {
     try {
       const checkout = await this.client_.getCheckout(checkoutId)
       const origin = this.checkoutOrigin(checkout)
-      if (!origin || !(checkout.orders ?? []).some((order) => order.id === shiftId)) {
+      // Whichever of the checkout's shifts the notification names, the payment follows the governing one.
+      const governing = governingShift(checkout).shiftId
+      if (!origin || !governing || !(checkout.orders ?? []).some((order) => order.id === shiftId)) {
         return { action: "not_supported" }
       }
-      const shift = await this.client_.getShift(shiftId)
+      const shift = await this.client_.getShift(governing)
       const decision = decideStatus(shift, statusPolicy(this.options_, origin.amount))
       return { action: decision.action, data: { session_id: origin.sessionId, amount: origin.amount } }
     } catch (error) {
@@ -368,52 +380,66 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     return sessionId && amount ? { sessionId, amount } : undefined
   }
 
-  /** Reads the shift (and, in checkout mode, the checkout) behind a session and folds it into the data. */
+  /**
+   * Reads the shift (and, in checkout mode, the checkout) behind a session and folds it into the data.
+   * `fromSync`: when called within the plugin's own sync of this payment, the shift that sync observed
+   * moments ago under the shift's lock stands in for the read (src/lib/shift/sync-observation.ts).
+   */
   private async refresh(
     raw: Record<string, unknown> | undefined,
-    doing: string
+    doing: string,
+    { fromSync = false } = {}
   ): Promise<{ shift?: Shift; decision: StatusDecision; data: CryptoSwapSessionData }> {
-    let data = this.sessionData(raw)
+    const data = this.sessionData(raw)
+    const observed = fromSync ? syncObservation(data) : undefined
+    if (observed) return this.folded(data, observed)
     try {
-      if (data.mode === "checkout" && data.checkout_id) {
-        const shiftId = latestShiftId(await this.client_.getCheckout(data.checkout_id))
-        if (shiftId && shiftId !== data.shift_id) data = { ...data, shift_id: shiftId }
-      }
-      if (!data.shift_id) {
+      // The checkout names the shift that governs the payment, as it does for the ledger's sync.
+      const shiftId =
+        data.mode === "checkout" && data.checkout_id
+          ? governingShift(await this.client_.getCheckout(data.checkout_id)).shiftId
+          : data.shift_id
+      if (!shiftId) {
         return { decision: decideStatus({ status: data.status }, statusPolicy(this.options_, data.amount)), data }
       }
-      const shift = await this.client_.getShift(data.shift_id)
-      const refreshed = this.withShift(data, shift)
-      return { shift, decision: decideStatus(shift, statusPolicy(this.options_, data.amount)), data: refreshed }
+      return this.folded(data, await this.client_.getShift(shiftId))
     } catch (error) {
       throw toMedusaError(error, doing)
     }
   }
 
-  /** Copies what the shopper must see from a shift; `depositAddress` is kept once known (the service recycles it). */
+  private folded(data: CryptoSwapSessionData, shift: Shift): { shift: Shift; decision: StatusDecision; data: CryptoSwapSessionData } {
+    return { shift, decision: decideStatus(shift, statusPolicy(this.options_, data.amount)), data: this.withShift(data, shift) }
+  }
+
+  /**
+   * Copies what the shopper must see from a shift; `depositAddress` is kept once known (the service recycles it).
+   * Nothing the data held about another shift (a hosted checkout's payer switched coins) carries over.
+   */
   private withShift(data: CryptoSwapSessionData, shift: Shift): CryptoSwapSessionData {
     const variable = shift.type === "variable"
+    const known: Partial<CryptoSwapSessionData> = data.shift_id && data.shift_id !== shift.id ? {} : data
     return {
       ...data,
       shift_id: shift.id,
-      shift_type: (shift.type as "fixed" | "variable" | undefined) ?? data.shift_type,
-      quote_id: shift.quoteId ?? data.quote_id,
-      deposit_coin: shift.depositCoin ?? data.deposit_coin,
-      deposit_network: shift.depositNetwork ?? data.deposit_network,
-      deposit_address: data.deposit_address ?? shift.depositAddress ?? undefined,
-      deposit_memo: data.deposit_memo ?? shift.depositMemo ?? undefined,
-      deposit_amount: variable ? shift.depositAmount ?? undefined : shift.depositAmount ?? data.deposit_amount,
-      deposit_min: variable ? shift.depositMin ?? data.deposit_min : undefined,
-      deposit_max: variable ? shift.depositMax ?? data.deposit_max : undefined,
+      shift_type: (shift.type as "fixed" | "variable" | undefined) ?? known.shift_type,
+      quote_id: shift.quoteId ?? known.quote_id,
+      deposit_coin: shift.depositCoin ?? known.deposit_coin,
+      deposit_network: shift.depositNetwork ?? known.deposit_network,
+      deposit_address: known.deposit_address ?? shift.depositAddress ?? undefined,
+      deposit_memo: known.deposit_memo ?? shift.depositMemo ?? undefined,
+      deposit_amount: variable ? shift.depositAmount ?? undefined : shift.depositAmount ?? known.deposit_amount,
+      deposit_min: variable ? shift.depositMin ?? known.deposit_min : undefined,
+      deposit_max: variable ? shift.depositMax ?? known.deposit_max : undefined,
       settle_amount: variable ? data.settle_amount : shift.settleAmount ?? data.settle_amount,
-      rate: shift.rate ?? data.rate,
-      expires_at: shift.expiresAt ?? data.expires_at,
+      rate: shift.rate ?? known.rate,
+      expires_at: shift.expiresAt ?? known.expires_at,
       status: shift.status,
       issue: shift.issue ?? undefined,
-      deposit_hash: shift.depositHash ?? data.deposit_hash,
-      settle_hash: shift.settleHash ?? data.settle_hash,
-      refund_address: shift.refundAddress ?? data.refund_address,
-      refund_memo: shift.refundMemo ?? data.refund_memo,
+      deposit_hash: shift.depositHash ?? known.deposit_hash,
+      settle_hash: shift.settleHash ?? known.settle_hash,
+      refund_address: shift.refundAddress ?? known.refund_address,
+      refund_memo: shift.refundMemo ?? known.refund_memo,
     }
   }
 

@@ -1,11 +1,21 @@
-import { processPaymentWorkflow } from "@medusajs/core-flows"
-import type { ShiftAction } from "./shift-action"
+import type { ShiftAction, ShiftActionFailure } from "./shift-action"
 import { sessionPayment } from "./session-payment"
+import { processSyncedPayment } from "./process-payment"
 
-/** The deposit is far enough along: authorize, which completes the cart into an order (or pays the order placed before). */
+/**
+ * The deposit is far enough along: authorize, which completes the cart into an order (or pays the order
+ * placed before). Done only once an order holds the payment: a payment without one would be captured
+ * with nothing to ship.
+ */
 export const authorizePayment: ShiftAction = async (container, row, recorded) => {
-  await processPaymentWorkflow(container).run({ input: { action: "authorized", data: recorded.payment! } })
+  await processSyncedPayment(container, row, recorded, "authorized")
   const { payment, orderId, links } = await sessionPayment(container, row)
-  if (!payment?.id && !orderId) throw new Error("The cart was not completed: no order and no payment")
-  return { ledger: { ...links, authorized_at: new Date() }, history: "authorized" }
+  if (row.cart_id ? !orderId : !payment?.id) {
+    throw new Error(`No order was placed for cart ${row.cart_id ?? "(none)"}: the cart could not be completed`)
+  }
+  return { ledger: { ...links, authorized_at: new Date(), paid_no_order_since: null }, history: "authorized" }
 }
+
+/** The money arrived but no order holds it: a state of its own in the ledger, announced once. */
+export const paidNoOrder: ShiftActionFailure = (row, now) =>
+  row.paid_no_order_since ? {} : { ledger: { paid_no_order_since: now }, event: "crypto-swap.shift.paid_no_order" }

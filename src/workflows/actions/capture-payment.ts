@@ -1,14 +1,15 @@
-import { processPaymentWorkflow } from "@medusajs/core-flows"
 import type { ShiftAction } from "./shift-action"
 import { sessionPayment } from "./session-payment"
+import { processSyncedPayment } from "./process-payment"
 
 /**
  * The shift settled: capture. A payment Medusa canceled meanwhile (the order was canceled while the
- * deposit was on its way) is never captured: the settled amount is recorded as owed to the shopper.
+ * deposit was on its way), or a shift an admin chose to refund rather than place its order, is never
+ * captured: the settled amount is recorded as owed to the shopper.
  */
 export const capturePayment: ShiftAction = async (container, row, recorded) => {
   const before = await sessionPayment(container, row)
-  if (before.payment?.canceled_at && !before.payment.captured_at) {
+  if ((before.payment?.canceled_at && !before.payment.captured_at) || (row.flags?.refund_instead && !before.payment?.captured_at)) {
     return {
       ledger: { ...before.links, refund_owed: recorded.decision?.settledAmount ?? row.settle_amount },
       history: "refund_owed",
@@ -17,7 +18,7 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
     }
   }
   if (!before.payment?.captured_at) {
-    await processPaymentWorkflow(container).run({ input: { action: "captured", data: recorded.payment! } })
+    await processSyncedPayment(container, row, recorded, "captured")
   }
   const { payment, links } = await sessionPayment(container, row)
   if (!payment?.captured_at) throw new Error("The payment was not captured")

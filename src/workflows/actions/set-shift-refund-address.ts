@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { ShiftAction } from "./shift-action"
 import { clientFor, providerById } from "../../lib/provider-registry"
-import { ledgerFieldsFromShift } from "../../lib/ledger-fields"
+import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 
 /** Gives the service the refund address the plugin knows, for a shift waiting in the refund status. */
 export const setShiftRefundAddress: ShiftAction = async (container, row) => {

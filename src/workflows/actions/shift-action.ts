@@ -24,6 +24,9 @@ export type ShiftActionResult = {
  */
 export type ShiftAction = (container: MedusaContainer, row: LedgerShift, recorded: RecordedShift) => Promise<ShiftActionResult>
 
+/** What a failed attempt of an action records besides the failure itself (e.g. paid, no order). */
+export type ShiftActionFailure = (row: LedgerShift, now: Date) => Pick<ShiftActionResult, "ledger" | "event">
+
 /**
  * Thrown by an action the service refused for an expected, passing reason (a cancel in a shift's first
  * minutes): counted and retried like any failure, but logged at debug, since nothing is wrong yet.

@@ -2,7 +2,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
-import { nextSyncAt } from "../../lib/sync-cadence"
+import { nextSyncAt } from "../../lib/shift/sync-cadence"
 import { SHIFT_ACTIONS } from "../actions"
 import type { RecordedShift } from "./record-shift-observation"
 import type { ShiftActionOutcome } from "./run-shift-action"
@@ -22,7 +22,9 @@ export const finishShiftSyncStep = createStep(
     const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
     const now = new Date()
 
-    const planned = SHIFT_ACTIONS.filter(({ planned }) => recorded.plan![planned] === true).map(({ kind }) => kind)
+    // A blocked action is tried again when what it waits on is done, not on a schedule of its own.
+    const blocked = new Set(input.outcomes.filter((outcome) => outcome?.blocked).map((outcome) => outcome!.kind))
+    const planned = SHIFT_ACTIONS.filter(({ kind, planned }) => recorded.plan![planned] === true && !blocked.has(kind)).map(({ kind }) => kind)
     const pending = planned.length
       ? await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: planned, state: "pending" })
       : []

@@ -1,13 +1,15 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
-import { ledgerFieldsFromShift } from "../../lib/ledger-fields"
+import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
-import { hasPromptActions, planShiftActions, type ShiftActionPlan } from "../../lib/shift-actions"
-import { nextSyncAt } from "../../lib/sync-cadence"
-import { decideStatus, statusPolicy, type StatusDecision } from "../../providers/crypto-swap/status-map"
+import { hasPromptActions, planRefundShift, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
+import { nextSyncAt } from "../../lib/shift/sync-cadence"
+import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
+import type { ObservedShift } from "../../lib/shift/sync-observation"
 
 export type SyncSource = "create" | "poll" | "webhook" | "storefront" | "admin"
 
@@ -20,6 +22,8 @@ export type RecordedShift = {
   plan: ShiftActionPlan | null
   /** What processPaymentWorkflow needs: the session and its amount in the store currency. */
   payment: { session_id: string; amount: string } | null
+  /** The shift as observed and recorded: the provider takes it instead of reading it again (the actions hand it over). */
+  observed?: ObservedShift
   error?: string
 }
 
@@ -33,6 +37,31 @@ const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedS
   payment: null,
   error,
 })
+
+/**
+ * Copies a new status into the payment session's data, which the storefront shows and the provider
+ * reads where it may not call the service (deleting a session refuses once a deposit was seen).
+ */
+async function mirrorStatus(container: MedusaContainer, sessionId: string, shift: { status: string; issue?: string | null }) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [session],
+  } = await query.graph({ entity: "payment_session", fields: ["id", "amount", "currency_code", "data", "status"], filters: { id: sessionId } })
+  if (!session || session.status === PaymentSessionStatus.CANCELED) return
+  try {
+    await container.resolve(Modules.PAYMENT).updatePaymentSession({
+      id: session.id,
+      amount: session.amount,
+      currency_code: session.currency_code,
+      data: { ...(session.data ?? {}), status: shift.status, issue: shift.issue ?? undefined },
+    })
+  } catch (error) {
+    // The ledger holds the truth; a stale mirror only shows an older status until the next change.
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(`crypto-swap: could not mirror status ${shift.status} into payment session ${sessionId}: ${(error as Error).message}`)
+  }
+}
 
 /**
  * Writes what the service said into the ledger, appends the status change to the shift's history,
@@ -50,6 +79,10 @@ export const recordShiftObservationStep = createStep(
     const now = new Date()
 
     if (observation.fresh) return new StepResponse(NOTHING_TO_DO(observation))
+    if (row.kind === "refund" && !row.shift_id) {
+      // Nothing to read yet: the refund's shift is still to be made.
+      return new StepResponse<RecordedShift>({ ...NOTHING_TO_DO(observation), plan: planRefundShift(row) })
+    }
     if (!shift) {
       const failures = observation.error ? row.sync_failures + 1 : 0
       await ledger.updateSwapShifts({
@@ -63,13 +96,26 @@ export const recordShiftObservationStep = createStep(
     }
 
     const fields = ledgerFieldsFromShift(shift, row)
-    const decision = decideStatus(shift, statusPolicy(options, row.amount_due ?? "0"))
-    const changed = shift.status !== row.status || (shift.issue ?? null) !== row.issue
+    const decision = decideShift(shift, row, options)
+    // A hosted checkout's payer picked another coin, or paid another shift: the payment follows that one now.
+    const switched = Boolean(row.shift_id) && row.shift_id !== shift.id
+    const changed = switched || shift.status !== row.status || (shift.issue ?? null) !== row.issue
     const sessionGone =
       row.kind === "payment" && row.payment_session_id
         ? (await goneSessions(container, [row.payment_session_id])).size > 0
         : false
-    const plan = planShiftActions({ ...row, refund_address: fields.refund_address, session_gone: sessionGone }, shift, decision, changed)
+    const plan = planShiftActions(
+      {
+        ...row,
+        refund_address: fields.refund_address,
+        session_gone: sessionGone,
+        shift_switched: switched,
+        other_paid_shifts: observation.other_paid_shift_ids,
+      },
+      shift,
+      decision,
+      changed
+    )
     const actionPending = hasPromptActions(plan)
     await ledger.updateSwapShifts({
       id: row.id,
@@ -81,13 +127,14 @@ export const recordShiftObservationStep = createStep(
       next_sync_at: nextSyncAt({ status: shift.status, terminal: fields.terminal, actionPending, failures: 0 }, options.reconcile, now),
     })
     if (changed) {
+      if (row.payment_session_id) await mirrorStatus(container, row.payment_session_id, shift)
       await ledger.createSwapShiftEvents({
         swap_shift_id: row.id,
         from_status: row.status,
         to_status: shift.status,
         issue: shift.issue ?? null,
         source,
-        detail: { stage: decision.stage, effective_status: decision.effectiveStatus },
+        detail: { stage: decision.stage, effective_status: decision.effectiveStatus, ...(switched ? { shift_switched: true } : {}) },
         occurred_at: now,
       })
     }
@@ -101,6 +148,7 @@ export const recordShiftObservationStep = createStep(
       decision,
       plan,
       payment,
+      observed: observation.observed_at ? { shift, observed_at: observation.observed_at } : undefined,
     }
     return new StepResponse(recorded)
   }

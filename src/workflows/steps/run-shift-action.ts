@@ -3,12 +3,13 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import type { ShiftActionKind } from "../../modules/crypto-swap/models/swap-shift-action"
 import { providerById } from "../../lib/provider-registry"
-import { retryAt } from "../../lib/sync-cadence"
+import { retryAt } from "../../lib/shift/sync-cadence"
 import { SHIFT_ACTIONS } from "../actions"
 import { ActionNotYet } from "../actions/shift-action"
 import type { RecordedShift, SyncSource } from "./record-shift-observation"
 
-export type ShiftActionOutcome = { kind: ShiftActionKind; done: boolean; reread: boolean }
+/** `blocked`: not tried, waiting on another action (a capture waits for the order to be placed). */
+export type ShiftActionOutcome = { kind: ShiftActionKind; done: boolean; reread: boolean; blocked?: boolean }
 
 /** Long enough to say why, short enough for a log line and the admin's table. */
 const MAX_ERROR_LENGTH = 500
@@ -25,11 +26,16 @@ export const runShiftActionStep = createStep(
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const eventBus = container.resolve(Modules.EVENT_BUS)
     const row = await ledger.retrieveSwapShift(recorded.ledger_id)
+    // Read after the actions before it in this sync: an authorize that failed leaves nothing to capture.
+    if (kind === "capture" && !row.authorized_at && !row.flags?.refund_instead) {
+      return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false, blocked: true })
+    }
     const [action] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind })
     const attempts = action.attempts + 1
     const now = new Date()
+    const entry = SHIFT_ACTIONS.find((candidate) => candidate.kind === kind)!
     try {
-      const result = await SHIFT_ACTIONS.find((entry) => entry.kind === kind)!.run(container, row, recorded)
+      const result = await entry.run(container, row, recorded)
       if (result.ledger) await ledger.updateSwapShifts({ id: row.id, ...result.ledger })
       await ledger.updateSwapShiftActions({
         id: action.id,
@@ -44,7 +50,8 @@ export const runShiftActionStep = createStep(
         await ledger.createSwapShiftEvents({
           swap_shift_id: row.id,
           from_status: recorded.status,
-          to_status: recorded.status,
+          // An action that moved the shift (a refund shift made) records where it went.
+          to_status: typeof result.ledger?.status === "string" ? result.ledger.status : recorded.status,
           source,
           action: result.history,
           occurred_at: now,
@@ -64,6 +71,9 @@ export const runShiftActionStep = createStep(
         next_attempt_at: next,
         last_error: message,
       })
+      const failure = entry.failed?.(row, now) ?? {}
+      if (failure.ledger) await ledger.updateSwapShifts({ id: row.id, ...failure.ledger })
+      if (failure.event) await eventBus.emit({ name: failure.event, data: { id: row.id, status: recorded.status, action: kind } })
       // Error messages of the client and of Medusa name no credentials.
       const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
       const line =

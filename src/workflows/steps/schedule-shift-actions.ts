@@ -11,7 +11,7 @@ import type { RecordedShift } from "./record-shift-observation"
  */
 export const scheduleShiftActionsStep = createStep(
   "crypto-swap-schedule-shift-actions",
-  async (input: { recorded: RecordedShift; retry_attention?: boolean }, { container }) => {
+  async (input: { recorded: RecordedShift; retry_actions?: boolean }, { container }) => {
     const { plan, payment, ledger_id } = input.recorded
     // Authorize and capture act on Medusa's session: nothing to do for a row without one.
     const planned = SHIFT_ACTIONS.filter(
@@ -25,10 +25,16 @@ export const scheduleShiftActionsStep = createStep(
     const missing = planned.filter((kind) => !known.has(kind))
     if (missing.length) await ledger.createSwapShiftActions(missing.map((kind) => ({ swap_shift_id: ledger_id, kind })))
 
-    const retried = input.retry_attention ? existing.filter((action) => action.state === "attention") : []
+    // An admin's retry: actions waiting for attention start a fresh count, and backed-off ones are due now.
+    const retried = input.retry_actions ? existing.filter((action) => action.state !== "done") : []
     if (retried.length) {
       await ledger.updateSwapShiftActions(
-        retried.map((action) => ({ id: action.id, state: "pending" as const, attempts: 0, next_attempt_at: null }))
+        retried.map((action) => ({
+          id: action.id,
+          state: "pending" as const,
+          attempts: action.state === "attention" ? 0 : action.attempts,
+          next_attempt_at: null,
+        }))
       )
       for (const action of retried) Object.assign(action, { state: "pending", next_attempt_at: null })
     }

@@ -5,10 +5,11 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { clientFor, providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
 import { goneSessions } from "../../lib/gone-sessions"
-import { hasActions, planShiftActions } from "../../lib/shift-actions"
-import { nextSyncAt } from "../../lib/sync-cadence"
+import { hasActions, planShiftActions } from "../../lib/shift/shift-actions"
+import { nextSyncAt } from "../../lib/shift/sync-cadence"
 import type { Shift } from "../../lib/swap-service"
-import { decideStatus, statusPolicy } from "../../providers/crypto-swap/status-map"
+import { decideShift } from "../../lib/shift/ledger-fields"
+import type { ObservedShift } from "../../lib/shift/sync-observation"
 import { syncShiftWorkflow } from "../sync-shift"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["listSwapShifts"]>>[number]
@@ -44,36 +45,40 @@ function budgetFor(provider: RegisteredProvider): RequestBudget {
 function unchanged(row: LedgerRow & { session_gone: boolean }, shift: Shift, provider: RegisteredProvider): boolean {
   if (shift.status !== row.status || (shift.issue ?? null) !== row.issue) return false
   if ((shift.deposits?.length ?? 0) !== ((row.deposits as unknown[] | null)?.length ?? 0)) return false
-  const decision = decideStatus(shift, statusPolicy(provider.options, row.amount_due ?? "0"))
+  const decision = decideShift(shift, row, provider.options)
   const plan = planShiftActions(row, shift, decision, false)
   return !hasActions(plan)
 }
 
-async function readShifts(provider: RegisteredProvider, rows: LedgerRow[]): Promise<Map<string, Shift>> {
+/** The shifts read, by id, each with when its request went out (the sync it starts may take it as its own read). */
+async function readShifts(provider: RegisteredProvider, rows: LedgerRow[]): Promise<Map<string, ObservedShift>> {
   const client = clientFor(provider)
   const ids = rows.map((row) => row.shift_id!)
-  const shifts = new Map<string, Shift>()
+  const shifts = new Map<string, ObservedShift>()
   if (provider.options.reconcile.bulkRead) {
     const chunks = Array.from({ length: Math.ceil(ids.length / BULK_CHUNK) }, (_, i) => ids.slice(i * BULK_CHUNK, (i + 1) * BULK_CHUNK))
-    for (const chunk of await mapConcurrently(chunks, provider.options.reconcile.concurrency, (chunk) => client.getShifts(chunk).catch(() => []))) {
-      for (const shift of chunk) shifts.set(shift.id, shift)
-    }
+    await mapConcurrently(chunks, provider.options.reconcile.concurrency, async (chunk) => {
+      const observed_at = new Date().toISOString()
+      for (const shift of await client.getShifts(chunk).catch(() => [])) shifts.set(shift.id, { shift, observed_at })
+    })
     return shifts
   }
   await mapConcurrently(ids, provider.options.reconcile.concurrency, async (id) => {
+    const observed_at = new Date().toISOString()
     const shift = await client.getShift(id).catch(() => undefined)
-    if (shift) shifts.set(id, shift)
+    if (shift) shifts.set(id, { shift, observed_at })
   })
   return shifts
 }
 
 async function reconcileProvider(container: MedusaContainer, provider: RegisteredProvider, rows: LedgerRow[], stats: ReconciliationStats) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-  const withShift = rows.filter((row) => row.shift_id)
-  const reads = provider.options.reconcile.bulkRead ? Math.ceil(withShift.length / BULK_CHUNK) : withShift.length
-  const granted = budgetFor(provider).take(reads + (rows.length - withShift.length))
-  const readable = provider.options.reconcile.bulkRead ? withShift.slice(0, granted * BULK_CHUNK) : withShift.slice(0, granted)
-  stats.deferred += withShift.length - readable.length
+  // A hosted checkout's payer may have made another shift since: its row is synced through the checkout, never read directly.
+  const direct = rows.filter((row) => row.shift_id && !row.checkout_id)
+  const reads = provider.options.reconcile.bulkRead ? Math.ceil(direct.length / BULK_CHUNK) : direct.length
+  const granted = budgetFor(provider).take(reads + (rows.length - direct.length))
+  const readable = provider.options.reconcile.bulkRead ? direct.slice(0, granted * BULK_CHUNK) : direct.slice(0, granted)
+  stats.deferred += direct.length - readable.length
   stats.read += readable.length
 
   const shifts = await readShifts(provider, readable)
@@ -84,9 +89,9 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
   )
   const now = new Date()
   const quiet: Array<Record<string, unknown>> = []
-  const eventful: LedgerRow[] = rows.filter((row) => !row.shift_id)
+  const eventful: LedgerRow[] = rows.filter((row) => !row.shift_id || row.checkout_id)
   for (const row of readable) {
-    const shift = shifts.get(row.shift_id!)
+    const shift = shifts.get(row.shift_id!)?.shift
     if (shift && unchanged({ ...row, session_gone: Boolean(row.payment_session_id && gone.has(row.payment_session_id)) }, shift, provider)) {
       quiet.push({
         id: row.id,
@@ -96,7 +101,7 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
         next_sync_at: nextSyncAt({ status: row.status, terminal: row.terminal, actionPending: false, failures: 0 }, provider.options.reconcile, now),
       })
     } else {
-      // Changed, unreadable or with an action due: the full sync re-reads it under the shift's lock.
+      // Changed, unreadable or with an action due: the full sync, under the shift's lock, takes what was read here or reads again.
       eventful.push(row)
     }
   }
@@ -104,7 +109,7 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
 
   await mapConcurrently(eventful, provider.options.reconcile.concurrency, async (row) => {
     const { result, errors } = await syncShiftWorkflow(container).run({
-      input: { ledger_id: row.id, source: "poll" },
+      input: { ledger_id: row.id, source: "poll", observed: row.shift_id ? shifts.get(row.shift_id) : undefined },
       throwOnError: false,
     })
     if (errors?.length || result?.recorded?.error) stats.failed += 1

@@ -1,8 +1,8 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { catalogueFor, providerById } from "../../../lib/provider-registry"
-import { paymentView } from "../../../lib/payment-view"
-import { decideLedgerRow } from "../../../lib/ledger-fields"
+import { paymentView } from "../../../lib/shift/payment-view"
+import { decideLedgerRow } from "../../../lib/shift/ledger-fields"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../modules/crypto-swap"
 import { syncShiftWorkflow } from "../../../workflows/sync-shift"
 
@@ -25,10 +25,10 @@ export async function shiftWithHistory(scope: MedusaContainer, ledgerId: string)
   }
 }
 
-/** Syncs a shift on an admin's request (retrying actions waiting for attention if asked) and answers with its fresh state. */
-export async function syncForAdmin(scope: MedusaContainer, ledgerId: string, retryAttention = false) {
+/** Syncs a shift on an admin's request (trying its pending actions now if asked) and answers with its fresh state. */
+export async function syncForAdmin(scope: MedusaContainer, ledgerId: string, retryActions = false) {
   const { errors } = await syncShiftWorkflow(scope).run({
-    input: { ledger_id: ledgerId, source: "admin", retry_attention: retryAttention },
+    input: { ledger_id: ledgerId, source: "admin", retry_actions: retryActions },
     throwOnError: false,
   })
   const shift = await shiftWithHistory(scope, ledgerId)

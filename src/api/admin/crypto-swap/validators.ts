@@ -10,12 +10,13 @@ export const registerWebhookSchema = z
 
 export type RegisterWebhookBody = z.infer<typeof registerWebhookSchema>
 
-export const adminRefundAddressSchema = z
-  .object({
-    address: z.string().trim().min(1).max(256).regex(/^[A-Za-z0-9:._-]+$/, "is not an address"),
-    memo: z.string().trim().min(1).max(128).regex(/^[\x20-\x7e]+$/, "must be printable ASCII").optional(),
-  })
-  .strict()
+const refundAddress = z.string().trim().min(1).max(256).regex(/^[A-Za-z0-9:._-]+$/, "is not an address")
+const refundMemo = z.string().trim().min(1).max(128).regex(/^[\x20-\x7e]+$/, "must be printable ASCII")
+
+export const adminRefundAddressSchema = z.object({ address: refundAddress, memo: refundMemo.optional() }).strict()
+
+/** Where held money goes back; without an address, the one the shopper gave, or asked for later. */
+export const refundHeldMoneySchema = z.object({ address: refundAddress.optional(), memo: refundMemo.optional() }).strict()
 
 export type AdminRefundAddressBody = z.infer<typeof adminRefundAddressSchema>
 

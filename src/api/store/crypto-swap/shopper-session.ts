@@ -2,9 +2,9 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../modules/crypto-swap"
 import { providerRegistry, type RegisteredProvider } from "../../../lib/provider-registry"
-import { ledgerRowFromSession, recordNewShift } from "../../../workflows/steps/discover-shifts"
+import { recordPaymentShiftWorkflow } from "../../../workflows/record-payment-shift"
 import { syncShiftWorkflow } from "../../../workflows/sync-shift"
-import { decideStatus, statusPolicy } from "../../../providers/crypto-swap/status-map"
+import { decideStatus, statusPolicy } from "../../../lib/shift/status-map"
 import { parseInput } from "../../parse-input"
 import { sessionIdSchema } from "./validators"
 
@@ -42,16 +42,20 @@ export async function shopperSession(scope: MedusaContainer, sessionId: string, 
   return { session, provider: provider as RegisteredProvider }
 }
 
-/** The ledger row of a session's current shift, recorded now if reconciliation has not seen it yet. */
-export async function ledgerRowForSession(scope: MedusaContainer, session: ShopperSession, cartId: string) {
+/**
+ * The ledger row of a session's payment, recorded now if its creation's record has not landed yet. A hosted
+ * checkout has one row whichever of its shifts governs: the data's `shift_id` may name an earlier one.
+ */
+export async function ledgerRowForSession(scope: MedusaContainer, session: ShopperSession) {
   const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const data = (session.data ?? {}) as { shift_id?: string; checkout_id?: string }
-  const filter = data.shift_id ? { shift_id: data.shift_id } : data.checkout_id ? { checkout_id: data.checkout_id } : null
+  const filter = data.checkout_id ? { checkout_id: data.checkout_id } : data.shift_id ? { shift_id: data.shift_id } : null
   if (!filter) throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
   const [known] = await ledger.listSwapShifts(filter, { take: 1 })
   if (known) return known
-  await recordNewShift(ledger, ledgerRowFromSession(session as any, cartId), "storefront")
+  await recordPaymentShiftWorkflow(scope).run({ input: { session_id: session.id, source: "storefront" } })
   const [recorded] = await ledger.listSwapShifts(filter, { take: 1 })
+  if (!recorded) throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
   return recorded
 }
 
@@ -69,7 +73,7 @@ export async function currentPayment(
   maxAgeMs: number
 ) {
   const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-  let row = await ledgerRowForSession(scope, session, cartId)
+  let row = await ledgerRowForSession(scope, session)
   let current = true
   if (!row.terminal || !row.last_synced_at) {
     const { result, errors } = await syncShiftWorkflow(scope).run({

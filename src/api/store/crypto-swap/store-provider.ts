@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { providerRegistry, type RegisteredProvider } from "../../../lib/provider-registry"
-import type { Settlement } from "../../../providers/crypto-swap/options"
+import type { Settlement } from "../../../lib/options"
 
 /** The crypto-swap provider a cart pays with (the one asked for, else the first its region offers) and its settlement. */
 export async function cartProvider(

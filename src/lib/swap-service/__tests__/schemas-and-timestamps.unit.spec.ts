@@ -2,6 +2,7 @@ import {
   checkoutSchema,
   coinSchema,
   compareTimestamps,
+  governingShift,
   latestShiftId,
   pairRateSchema,
   parseTimestamp,
@@ -168,6 +169,31 @@ describe("checkout timestamps and orders", () => {
     })
     expect(latestShiftId(checkout)).toBe("newest")
     expect(checkout.orders?.[1].deposits).toEqual([])
+  })
+
+  describe("governingShift: which of a checkout's shifts the payment follows", () => {
+    const paid = [{ depositHash: "d" }]
+    const governing = (orders: unknown) => governingShift(checkoutSchema.parse({ ...CHECKOUT, orders }))
+
+    it("none before the payer picks a coin", () => {
+      expect(governing(undefined)).toEqual({ shiftId: undefined, otherPaidShiftIds: [] })
+      expect(governing([])).toEqual({ shiftId: undefined, otherPaidShiftIds: [] })
+    })
+
+    it("the latest while none is paid: an older unpaid shift, expired or not, is left behind", () => {
+      expect(governing([{ id: "eth" }, { id: "btc", deposits: [] }])).toEqual({ shiftId: "eth", otherPaidShiftIds: [] })
+    })
+
+    it("a paid shift over a later unpaid one", () => {
+      expect(governing([{ id: "sol" }, { id: "eth", deposits: paid }, { id: "btc" }])).toEqual({ shiftId: "eth", otherPaidShiftIds: [] })
+    })
+
+    it("the latest paid one when several are, naming the others", () => {
+      expect(governing([{ id: "sol" }, { id: "eth", deposits: paid }, { id: "btc", deposits: paid }])).toEqual({
+        shiftId: "eth",
+        otherPaidShiftIds: ["btc"],
+      })
+    })
   })
 })
 

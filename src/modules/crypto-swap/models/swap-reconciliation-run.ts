@@ -6,6 +6,10 @@ export const SwapReconciliationRun = model.define("crypto_swap_reconciliation_ru
   started_at: model.dateTime().index(),
   duration_ms: model.number(),
   discovered: model.number().default(0),
+  /** Discovery's watermark: payment sessions changed before it have been looked at. */
+  discovered_through: model.dateTime().nullable(),
+  /** The same for Medusa's refunds of crypto payments. */
+  refunds_through: model.dateTime().nullable(),
   due: model.number().default(0),
   read: model.number().default(0),
   changed: model.number().default(0),

@@ -8,6 +8,7 @@ export const SHIFT_ACTION_KINDS = [
   "cancel_refunded",
   "set_refund_address",
   "cancel_abandoned",
+  "create_refund_shift",
 ] as const
 export type ShiftActionKind = (typeof SHIFT_ACTION_KINDS)[number]
 

@@ -37,6 +37,8 @@ export const SwapShift = model
     settle_amount: model.text().nullable(),
     refund_address: model.text().nullable(),
     refund_memo: model.text().nullable(),
+    /** The shopper's IP: the service wants it with every shift made for them, refund shifts included. */
+    customer_ip: model.text().nullable(),
     rate: model.text().nullable(),
     /** What the order is owed, in the store currency. */
     amount_due: model.text().nullable(),
@@ -61,6 +63,11 @@ export const SwapShift = model
      * was canceled (the order was canceled while the deposit was on its way), so nothing was captured.
      */
     refund_owed: model.text().nullable(),
+    /**
+     * Since when the deposit is confirmed but the order could not be placed (the cart can't be
+     * completed, e.g. sold out meanwhile): the money is the store's and no order holds it.
+     */
+    paid_no_order_since: model.dateTime().nullable(),
     last_synced_at: model.dateTime().nullable(),
     next_sync_at: model.dateTime().index().nullable(),
     sync_failures: model.number().default(0),

@@ -1,8 +1,11 @@
 import { BigNumber, MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
 import { startSandbox, type Sandbox } from "../../../sandbox"
+import { SHIFT_CREATED_EVENT } from "../../../lib/shift/plugin-events"
 import { CryptoSwapProviderService } from "../service"
-import type { CryptoSwapOptionsInput } from "../options"
+import type { CryptoSwapOptionsInput } from "../../../lib/options"
+import { OBSERVATION_MAX_AGE_MS, withSyncObservation } from "../../../lib/shift/sync-observation"
+import type { Shift } from "../../../lib/swap-service"
 
 const SETTLE_ADDRESS = "0x1111111111111111111111111111111111111111"
 const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
@@ -40,9 +43,9 @@ const walk = async (shiftId: string, statuses: string[]) => {
 const deposit = (shiftId: string, body: Record<string, unknown> = {}) =>
   control("POST", `/sandbox/shifts/${shiftId}/deposit`, body)
 
-function provider(overrides: Partial<CryptoSwapOptionsInput> = {}) {
+function provider(overrides: Partial<CryptoSwapOptionsInput> = {}, eventBus?: { emit: jest.Mock }) {
   return new CryptoSwapProviderService(
-    { logger },
+    { logger, event_bus: eventBus as never },
     {
       baseUrl: sandbox.baseUrl,
       graphqlUrl: sandbox.graphqlUrl,
@@ -142,6 +145,51 @@ describe("initiatePayment", () => {
     expect(new URL(checkout.successUrl).searchParams.get("crypto_swap_session")).toBe(result.data!.session_id)
   })
 
+  it("follows the checkout's paid shift when the payer switched coins, keeping nothing of the shift before", async () => {
+    const service = provider({ mode: "checkout" })
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    // The payer picks a coin on the pay page: a new shift, listed first in the checkout's `orders`.
+    const pick = async (coinNetwork: string) => {
+      const response = await fetch(`${sandbox.baseUrl}/checkout/${data!.checkout_id}/shifts`, {
+        method: "POST",
+        body: new URLSearchParams({ deposit: coinNetwork }),
+        redirect: "manual",
+      })
+      expect(response.status).toBe(303)
+      return (await control("GET", `/v2/checkout/${data!.checkout_id}`)).orders[0].id as string
+    }
+    const btc = await pick("btc-bitcoin")
+    const seen = (await service.getPaymentStatus({ data })).data!
+    expect(seen).toMatchObject({ shift_id: btc, deposit_coin: "BTC" })
+
+    // The payer switches to ETH, then pays the BTC address after all: the paid shift beats the later unpaid one.
+    const eth = await pick("eth-ethereum")
+    await deposit(btc)
+    await walk(btc, ["processing"])
+    const onBtc = await service.authorizePayment({ data: seen })
+    expect(onBtc).toMatchObject({ status: "authorized", data: { shift_id: btc, deposit_coin: "BTC" } })
+
+    // Then pays ETH too: the latest paid shift governs, and nothing of the BTC shift lingers in the data.
+    await deposit(eth)
+    await walk(eth, ["processing"])
+    const onEth = await service.authorizePayment({ data: onBtc.data })
+    const ethShift = await control("GET", `/v2/shifts/${eth}`)
+    expect(onEth).toMatchObject({
+      status: "authorized",
+      data: { shift_id: eth, deposit_coin: "ETH", deposit_network: "ethereum", deposit_address: ethShift.depositAddress, deposit_amount: ethShift.depositAmount },
+    })
+  })
+
+  it("announces every shift it creates, so the ledger follows it from the start, and never fails the payment over it", async () => {
+    const emit = jest.fn().mockResolvedValue(undefined)
+    const announcing = provider({}, { emit })
+    const { data } = await initiate(announcing, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    expect(emit).toHaveBeenCalledWith({ name: SHIFT_CREATED_EVENT, data: { session_id: data!.session_id, data } })
+
+    emit.mockRejectedValueOnce(new Error("event bus down"))
+    expect((await initiate(announcing, { deposit_coin: "BTC", deposit_network: "bitcoin" })).data).toMatchObject({ shift_id: expect.any(String) })
+  })
+
   it("refuses a currency without a settlement wallet", async () => {
     const error = await medusaError(
       provider().initiatePayment({ amount: 5, currency_code: "gbp", data: { session_id: "s", deposit_coin: "BTC", deposit_network: "bitcoin" } })
@@ -212,33 +260,141 @@ describe("capturePayment", () => {
   })
 })
 
+describe("authorize and capture within the plugin's sync", () => {
+  /** The shift as the sync's own read gives it, without going through the provider. */
+  const observe = async (shiftId: string) => ({ shift: (await control("GET", `/v2/shifts/${shiftId}`)) as Shift, observed_at: new Date().toISOString() })
+
+  async function paidShift(service: CryptoSwapProviderService, statuses: string[]) {
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    await deposit(data!.shift_id as string)
+    await walk(data!.shift_id as string, statuses)
+    return data!
+  }
+
+  it("take the shift the sync observed moments ago instead of reading it again", async () => {
+    const service = provider()
+    const data = await paidShift(service, ["processing"])
+    const observed = await observe(data.shift_id as string)
+    sandbox.clearRequests()
+    const authorized = await withSyncObservation({ ...observed, session_id: data.session_id as string, checkout_id: null }, () =>
+      service.authorizePayment({ data })
+    )
+    expect(authorized).toMatchObject({ status: "authorized", data: { status: "processing", deposit_hash: expect.any(String) } })
+    expect(sandbox.requests()).toEqual([])
+
+    await walk(data.shift_id as string, ["settling", "settled"])
+    const settled = await observe(data.shift_id as string)
+    sandbox.clearRequests()
+    const captured = await withSyncObservation({ ...settled, session_id: data.session_id as string, checkout_id: null }, () =>
+      service.capturePayment({ data: authorized.data })
+    )
+    expect(captured.data).toMatchObject({ status: "settled", settle_hash: expect.any(String) })
+    expect(sandbox.requests()).toEqual([])
+  })
+
+  it("decide on the observation, not on what the service says since", async () => {
+    const service = provider()
+    const data = await paidShift(service, ["processing", "settling"])
+    const settling = await observe(data.shift_id as string)
+    await walk(data.shift_id as string, ["settled"])
+    const early = await medusaError(
+      withSyncObservation({ ...settling, session_id: data.session_id as string, checkout_id: null }, () => service.capturePayment({ data }))
+    )
+    expect(early.message).toMatch(/the swap is "settling"/)
+  })
+
+  it("read the service when the observation is stale, about another payment, or not theirs to take", async () => {
+    const service = provider()
+    const data = await paidShift(service, ["processing"])
+    const other = await paidShift(service, ["processing"])
+    const observed = await observe(data.shift_id as string)
+    const reads = async (observation: Parameters<typeof withSyncObservation>[0], call: () => Promise<unknown>) => {
+      sandbox.clearRequests()
+      await withSyncObservation(observation, call)
+      return sandbox.requests().map((request) => `${request.method} ${request.path}`)
+    }
+    const mine = { ...observed, session_id: data.session_id as string, checkout_id: null }
+    const readOnce = [`GET /v2/shifts/${data.shift_id}`]
+    const stale = new Date(Date.now() - OBSERVATION_MAX_AGE_MS - 1000).toISOString()
+    expect(await reads({ ...mine, observed_at: stale }, () => service.authorizePayment({ data }))).toEqual(readOnce)
+    // Another session's sync, or its shift handed with this session's id.
+    expect(await reads({ ...mine, session_id: other.session_id as string }, () => service.authorizePayment({ data }))).toEqual(readOnce)
+    expect(await reads(mine, () => service.authorizePayment({ data: other }))).toEqual([`GET /v2/shifts/${other.shift_id}`])
+    // Only authorize and capture take it: what else the provider does reads as before.
+    expect(await reads(mine, () => service.getPaymentStatus({ data }))).toEqual(readOnce)
+  })
+
+  it("leave a shopper's cart completion running meanwhile to read the service", async () => {
+    const service = provider()
+    const data = await paidShift(service, ["processing"])
+    const observed = await observe(data.shift_id as string)
+    sandbox.clearRequests()
+    let release!: () => void
+    const sync = withSyncObservation({ ...observed, session_id: data.session_id as string, checkout_id: null }, () => new Promise<void>((resolve) => (release = resolve)))
+    expect((await service.authorizePayment({ data })).status).toBe("authorized")
+    release()
+    await sync
+    expect(sandbox.requests().map((request) => request.path)).toEqual([`/v2/shifts/${data.shift_id}`])
+  })
+
+  it("take the observation of a hosted checkout's shift without reading the checkout", async () => {
+    const service = provider({ mode: "checkout" })
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    await fetch(`${sandbox.payUrl}/checkout/${data!.checkout_id}/shifts`, { method: "POST", body: new URLSearchParams({ deposit: "ETH-ethereum" }), redirect: "manual" })
+    const shiftId = (await control("GET", `/v2/checkout/${data!.checkout_id}`)).orders[0].id as string
+    await deposit(shiftId)
+    await walk(shiftId, ["processing"])
+    const observed = await observe(shiftId)
+    sandbox.clearRequests()
+    const session = { ...observed, session_id: data!.session_id as string, checkout_id: data!.checkout_id as string }
+    const authorized = await withSyncObservation(session, () => service.authorizePayment({ data }))
+    expect(authorized).toMatchObject({ status: "authorized", data: { shift_id: shiftId, status: "processing" } })
+    expect(sandbox.requests()).toEqual([])
+    // Another checkout's observation is not this one's.
+    await withSyncObservation({ ...session, checkout_id: "another" }, () => service.authorizePayment({ data }))
+    expect(sandbox.requests().map((request) => request.path)).toEqual([`/v2/checkout/${data!.checkout_id}`, `/v2/shifts/${shiftId}`])
+  })
+})
+
 describe("updatePayment", () => {
-  it("keeps the amount fixed", async () => {
+  it("keeps the amount fixed and takes the mirrored data as given, without asking the service", async () => {
     const service = provider()
     const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
-    expect((await service.updatePayment({ data, amount: "25.50", currency_code: "usd" })).status).toBe("pending")
+    await control("POST", "/sandbox/faults", { path: "/v2/shifts/*", status: 503 })
+    const mirrored = await service.updatePayment({ data: { ...data, status: "pending" }, amount: "25.50", currency_code: "usd" })
+    expect(mirrored.data).toMatchObject({ shift_id: data!.shift_id, status: "pending" })
     const error = await medusaError(service.updatePayment({ data, amount: 30, currency_code: "usd" }))
     expect(error.message).toMatch(/fixed when it is created/)
   })
 })
 
 describe("cancelPayment and deletePayment", () => {
-  it("defer the cancel of a fresh unpaid shift, then cancel it once the service allows", async () => {
+  it("cancelPayment defers the cancel of a fresh unpaid shift, then cancels it once the service allows", async () => {
     const service = provider()
     const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
     const early = await service.cancelPayment({ data })
     expect(early.data).toMatchObject({ cancel_requested_at: expect.any(String), status: "waiting" })
     await control("POST", "/sandbox/clock", { advanceSeconds: 301 })
-    const later = await service.deletePayment({ data })
+    const later = await service.cancelPayment({ data })
     expect(later.data).toMatchObject({ status: "expired", canceled_at: expect.any(String) })
     expect((await control("GET", `/v2/shifts/${data!.shift_id}`)).status).toBe("expired")
   })
 
-  it("never drop a deposit in flight: delete refuses, cancel leaves the shift alone (the ledger records the refund owed)", async () => {
+  it("deletePayment asks nothing of the service: the cancel is left to reconciliation", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    await control("POST", "/sandbox/faults", { path: "/v2/shifts/*", status: 503 })
+    await control("POST", "/sandbox/faults", { path: "/v2/cancel-order", status: 503 })
+    const deleted = await service.deletePayment({ data })
+    expect(deleted.data).toMatchObject({ status: "waiting", cancel_requested_at: expect.any(String) })
+    expect(deleted.data).not.toHaveProperty("canceled_at")
+  })
+
+  it("never drop a deposit in flight: delete refuses once the mirrored status shows it, cancel leaves the shift alone", async () => {
     const service = provider()
     const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
     await deposit(data!.shift_id as string)
-    const refused = await medusaError(service.deletePayment({ data }))
+    const refused = await medusaError(service.deletePayment({ data: { ...data, status: "pending" } }))
     expect(refused.message).toMatch(/already on its way/)
     const canceled = (await service.cancelPayment({ data })).data
     expect(canceled).toMatchObject({ status: "pending" })
@@ -252,22 +408,22 @@ describe("cancelPayment and deletePayment", () => {
 })
 
 describe("refundPayment", () => {
-  it("records what the merchant owes for a settled payment and keeps every earlier field", async () => {
+  it("moves nothing and keeps nothing in the data: concurrent refunds can't overwrite each other, the ledger records them", async () => {
     const service = provider()
     const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin", refund_address: BTC_REFUND }, "40")
     const shiftId = data!.shift_id as string
     await deposit(shiftId)
     await walk(shiftId, ["processing", "settling", "settled"])
-    const first = await service.refundPayment({ data, amount: { value: "15", precision: 20 } as any })
-    const { deposit_hash, settle_hash, ...earlier } = JSON.parse(JSON.stringify(data))
-    expect(first.data).toMatchObject({ ...earlier, status: "settled", deposit_hash: expect.any(String), settle_hash: expect.any(String) })
-    const second = await service.refundPayment({ data: first.data, amount: new BigNumber(25) })
-    expect(second.data!.refunds).toEqual([
-      expect.objectContaining({ amount: "15", settle_coin_amount: "15", refund_coin: "BTC", refund_address: BTC_REFUND, status: "owed" }),
-      expect.objectContaining({ amount: "25", status: "owed" }),
+    const context = { idempotency_key: "ref_1" }
+    const [first, second] = await Promise.all([
+      service.refundPayment({ data, amount: { value: "15", precision: 20 } as any, context }),
+      service.refundPayment({ data, amount: new BigNumber(25), context: { idempotency_key: "ref_2" } }),
     ])
-    const tooMuch = await medusaError(service.refundPayment({ data: second.data, amount: "0.01" }))
-    expect(tooMuch.message).toMatch(/can't exceed the 40 USD paid/)
+    const { deposit_hash, settle_hash, ...earlier } = JSON.parse(JSON.stringify(data))
+    for (const answer of [first, second]) {
+      expect(answer.data).toMatchObject({ ...earlier, status: "settled", deposit_hash: expect.any(String), settle_hash: expect.any(String) })
+      expect(answer.data).not.toHaveProperty("refunds")
+    }
   })
 
   it("gives the service the shopper's refund address when it is refunding the deposit itself", async () => {

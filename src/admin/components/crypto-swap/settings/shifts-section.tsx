@@ -1,6 +1,7 @@
 import type { ReactNode } from "react"
-import { Badge, Table, Text } from "@medusajs/ui"
+import { Badge, Button, Table, Text, usePrompt } from "@medusajs/ui"
 import { coinAmountOn, formatDateTime, humanize, statusColor } from "../../../lib/format"
+import { useStatusShiftAction } from "../../../lib/queries"
 import type { PluginStatus, ReconciliationRun } from "../../../lib/types"
 import { DetailRow } from "../detail-row"
 import { Section } from "./section"
@@ -78,6 +79,43 @@ function ShiftList<T extends ShiftRow>(props: {
   )
 }
 
+/**
+ * The buttons of one listed shift: retry its actions, refund instead of placing its order, or refund
+ * through a refund shift money no order holds.
+ */
+function ShiftButtons({ ledgerId, retry, refundInstead, refundHeld }: { ledgerId: string; retry?: boolean; refundInstead?: boolean; refundHeld?: boolean }) {
+  const action = useStatusShiftAction()
+  const prompt = usePrompt()
+  const confirmRefund = async () => {
+    const confirmed = await prompt({
+      title: "Refund instead of placing the order?",
+      description: "No order will be placed for this payment. Once the shift settles, its amount is listed as owed to the shopper.",
+      confirmText: "Refund instead",
+      cancelText: "Keep trying",
+    })
+    if (confirmed) action.mutate({ kind: "refund-instead", ledgerId })
+  }
+  return (
+    <span className="flex gap-x-2">
+      {retry ? (
+        <Button size="small" variant="secondary" isLoading={action.isPending} onClick={() => action.mutate({ kind: "retry", ledgerId })}>
+          Retry now
+        </Button>
+      ) : null}
+      {refundHeld ? (
+        <Button size="small" variant="secondary" isLoading={action.isPending} onClick={() => action.mutate({ kind: "refund-held", ledgerId })}>
+          Refund via shift
+        </Button>
+      ) : null}
+      {refundInstead ? (
+        <Button size="small" variant="danger" isLoading={action.isPending} onClick={() => void confirmRefund()}>
+          Refund instead
+        </Button>
+      ) : null}
+    </span>
+  )
+}
+
 /** What the reconciliation job does and what is still open: the first place to look when orders lag. */
 export function ShiftsSection({ status }: { status: PluginStatus }) {
   const byStatus = Object.entries(status.open_shifts.by_status)
@@ -115,11 +153,26 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
           },
           { header: "Cart", cell: (shift) => shift.cart_id ?? "-", mono: true },
           { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
+          { header: "", cell: (shift) => (shift.status === "settled" ? <ShiftButtons ledgerId={shift.id} refundHeld /> : null) },
+        ]}
+      />
+      <ShiftList
+        title="Paid, but the order could not be placed"
+        description="The deposit is confirmed but completing the cart failed (e.g. an item sold out meanwhile). Nothing is captured. Fix the cause and retry, or refund the shopper instead."
+        testId="crypto-swap-paid-no-order"
+        shifts={status.paid_no_order ?? []}
+        columns={[
+          { header: "Cart", cell: (shift) => shift.cart_id ?? "-", mono: true },
+          { header: "Deposit", cell: (shift) => coinAmountOn(shift.deposit_amount, shift.deposit_coin, shift.deposit_network) },
+          { header: "Attempts", cell: (shift) => shift.attempts },
+          { header: "Last error", cell: (shift) => shift.last_error ?? "-" },
+          { header: "Since", cell: (shift) => formatDateTime(shift.paid_no_order_since) },
+          { header: "", cell: (shift) => <ShiftButtons ledgerId={shift.id} retry refundInstead /> },
         ]}
       />
       <ShiftList
         title="Needs attention: an action stopped retrying"
-        description="One step of this shift kept failing and is no longer retried. Fix the cause shown, then retry it (POST /admin/crypto-swap/shifts/:id/retry)."
+        description="One step of this shift kept failing and is no longer retried. Fix the cause shown, then retry it."
         testId="crypto-swap-attention"
         shifts={status.attention ?? []}
         columns={[
@@ -128,6 +181,7 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
           { header: "Order or cart", cell: (item) => item.order_id ?? item.cart_id ?? "-", mono: true },
           { header: "Last error", cell: (item) => item.last_error ?? "-" },
           { header: "Since", cell: (item) => formatDateTime(item.since) },
+          { header: "", cell: (item) => <ShiftButtons ledgerId={item.id} retry /> },
         ]}
       />
       <ShiftList
@@ -139,6 +193,7 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
           { header: "Owed", cell: (shift) => coinAmountOn(shift.refund_owed, shift.settle_coin, shift.settle_network) },
           { header: "Order", cell: (shift) => shift.order_id ?? "-", mono: true },
           { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
+          { header: "", cell: (shift) => <ShiftButtons ledgerId={shift.id} refundHeld /> },
         ]}
       />
     </Section>

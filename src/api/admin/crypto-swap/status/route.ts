@@ -4,7 +4,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../mo
 import { catalogueFor, clientFor, providerRegistry, upstreamMetrics, type RegisteredProvider } from "../../../../lib/provider-registry"
 import { SwapServiceError } from "../../../../lib/swap-service"
 import { shopperIp } from "../../../middlewares/attach-customer-ip"
-import { DEPOSIT_SEEN_STATUSES } from "../../../../lib/shift-actions"
+import { DEPOSIT_SEEN_STATUSES } from "../../../../lib/shift/shift-actions"
 
 /** A shift is stuck when it outlived its deadline by this much, or keeps failing to sync. */
 const STUCK_AFTER_MS = 60 * 60 * 1000
@@ -97,9 +97,27 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     { select: ["id", "status", "order_id", "cart_id", "refund_owed", "settle_coin", "settle_network", "refund_address"], take: 1000 }
   )
 
+  // Confirmed deposits no order holds: the admin retries placing the order or refunds instead.
+  const unplaced = await ledger.listSwapShifts(
+    { kind: "payment", paid_no_order_since: { $ne: null } },
+    {
+      select: ["id", "status", "cart_id", "paid_no_order_since", "deposit_coin", "deposit_network", "deposit_amount", "amount_due", "currency_code"],
+      take: 1000,
+    }
+  )
+  const placing = unplaced.length
+    ? await ledger.listSwapShiftActions({ swap_shift_id: unplaced.map((row) => row.id), kind: "authorize" })
+    : []
+  const placingOf = new Map(placing.map((action) => [action.swap_shift_id, action]))
+  const paidNoOrder = unplaced.map((row) => {
+    const action = placingOf.get(row.id)
+    return { ...row, attempts: action?.attempts ?? 0, last_error: action?.last_error ?? null, next_attempt_at: action?.next_attempt_at ?? null }
+  })
+
   res.json({
     providers,
     attention,
+    paid_no_order: paidNoOrder,
     refund_owed: refundOwed,
     reconciliation: { last_run: lastRun ?? null },
     open_shifts: { total: open.length, by_status: byStatus },

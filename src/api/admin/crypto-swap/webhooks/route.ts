@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../modules/crypto-swap"
 import { providerById, providerRegistry } from "../../../../lib/provider-registry"
 import { registerWebhook } from "../../../../lib/register-webhook"
-import { toMedusaError } from "../../../../providers/crypto-swap/errors"
+import { toMedusaError } from "../../../../lib/to-medusa-error"
 import type { RegisterWebhookBody } from "../validators"
 
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { clientFor, providerRegistry } from "../../../../lib/provider-registry"
-import { toMedusaError } from "../../../../providers/crypto-swap/errors"
+import { toMedusaError } from "../../../../lib/to-medusa-error"
 import { shopperIp } from "../../../middlewares/attach-customer-ip"
 import { parseInput } from "../../../parse-input"
 import { emptyQuerySchema } from "../validators"

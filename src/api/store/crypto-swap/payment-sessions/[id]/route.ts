@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { paymentView } from "../../../../../lib/payment-view"
+import { paymentView } from "../../../../../lib/shift/payment-view"
 import { catalogueFor } from "../../../../../lib/provider-registry"
 import { parseInput } from "../../../../parse-input"
 import { sessionQuerySchema } from "../../validators"

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { createPaymentSessionsWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import type { CryptoSwapSessionData } from "../../../../../../providers/crypto-swap/session-data"
+import type { CryptoSwapSessionData } from "../../../../../../lib/shift/session-data"
 import { syncShiftWorkflow } from "../../../../../../workflows/sync-shift"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../../../modules/crypto-swap"
 import { shopperIp } from "../../../../../middlewares/attach-customer-ip"
@@ -34,7 +34,7 @@ async function requote(req: MedusaRequest, cartId: string) {
       "The order for this cart was already placed: an expired payment can't be requoted for it."
     )
   }
-  const row = await ledgerRowForSession(req.scope, session, cartId)
+  const row = await ledgerRowForSession(req.scope, session)
   await syncShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, source: "storefront" }, throwOnError: false })
   const current = await req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).retrieveSwapShift(row.id)
   if (current.status !== "expired" || current.type !== "fixed") {

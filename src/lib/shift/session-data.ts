@@ -38,24 +38,4 @@ export type CryptoSwapSessionData = {
   /** Set when a cancel arrives before the service allows cancel-order; reconciliation cancels later. */
   cancel_requested_at?: string
   canceled_at?: string
-  refunds?: RefundRecord[]
-}
-
-export type RefundRecord = {
-  id: string
-  /** In the store currency, as Medusa asked. */
-  amount: string
-  /** What the merchant must send back, in the settle coin (pegged to the store currency). */
-  settle_coin_amount: string
-  refund_coin: string
-  refund_network: string
-  refund_address?: string
-  refund_memo?: string
-  /**
-   * As recorded when the refund was asked for: owed, or address_needed (the shopper must give an
-   * address first). Its progress after that (the refund shift, settled, paid manually) is kept in the
-   * ledger, keyed by this record's id.
-   */
-  status: "owed" | "address_needed"
-  requested_at: string
 }

@@ -1,5 +1,5 @@
-import type { StatusDecision } from "../providers/crypto-swap/status-map"
-import { compareDecimals } from "./money"
+import type { StatusDecision } from "./status-map"
+import { compareDecimals } from "../money"
 
 /** The ledger columns that say what the plugin has already done about a shift. */
 export type ShiftActionState = {
@@ -11,8 +11,14 @@ export type ShiftActionState = {
   refund_address: string | null
   flags: Record<string, unknown> | null
   amount_due: string | null
+  /** Settled money owed back instead of captured: nothing is authorized or captured any more. */
+  refund_owed?: string | null
   /** Medusa deleted or canceled the payment session: the shopper moved on (another coin, another method). */
   session_gone?: boolean
+  /** A hosted checkout's payment now follows another of its shifts (the payer switched coins). */
+  shift_switched?: boolean
+  /** The checkout's other shifts the service has seen a deposit for (see governingShift). */
+  other_paid_shifts?: string[]
 }
 
 export type ShiftActionPlan = {
@@ -24,6 +30,8 @@ export type ShiftActionPlan = {
   setRefundAddress: boolean
   /** Cancel at the service a waiting shift whose session is gone (the provider's own cancel came too early). */
   cancelAbandoned: boolean
+  /** Make the shift of a refund the store owes, once its destination is known. */
+  createRefundShift: boolean
   /** Facts worth an admin's attention, kept on the ledger row. */
   flags: Record<string, unknown>
   /** Plugin events to emit, one per transition acted on. */
@@ -32,12 +40,27 @@ export type ShiftActionPlan = {
 
 /** Actions that wait on nothing but the plugin: the shift is read again at the in-flight cadence until done. */
 export function hasPromptActions(plan: ShiftActionPlan): boolean {
-  return plan.authorize || plan.capture || plan.cancelExpired || plan.cancelRefunded || plan.setRefundAddress
+  return plan.authorize || plan.capture || plan.cancelExpired || plan.cancelRefunded || plan.setRefundAddress || plan.createRefundShift
 }
 
 /** Any action at all; cancelling an abandoned shift waits on the service's minutes, not on the plugin. */
 export function hasActions(plan: ShiftActionPlan): boolean {
   return hasPromptActions(plan) || plan.cancelAbandoned
+}
+
+/** A refund the store owes whose shift is not made yet: the one thing to do is make it, once it has a destination. */
+export function planRefundShift(row: { status: string; refund_address: string | null; flags: Record<string, unknown> | null }): ShiftActionPlan {
+  return {
+    authorize: false,
+    capture: false,
+    cancelExpired: false,
+    cancelRefunded: false,
+    setRefundAddress: false,
+    cancelAbandoned: false,
+    createRefundShift: row.status === "creating" && Boolean(row.refund_address),
+    flags: { ...(row.flags ?? {}) },
+    events: [],
+  }
 }
 
 const TERMINAL = new Set(["settled", "refunded", "expired"])
@@ -66,7 +89,17 @@ export function planShiftActions(
   changed: boolean
 ): ShiftActionPlan {
   const flags: Record<string, unknown> = { ...(row.flags ?? {}) }
+  // What was flagged about the previous shift's money says nothing about the one followed now.
+  if (row.shift_switched) Object.assign(flags, { underpaid: null, overpaid: null, refunded: null })
   const events: string[] = changed ? [`crypto-swap.shift.${decision.stage}`] : []
+  // Only one shift of a checkout pays its order: a deposit sent to another one (paid twice, or paid
+  // and refunded before the payer picked again) is listed for the merchant to check, never ignored.
+  const otherPaid = row.other_paid_shifts ?? []
+  const listed = Array.isArray(flags.other_paid_shifts) ? (flags.other_paid_shifts as string[]) : []
+  if (otherPaid.some((id) => !listed.includes(id))) {
+    events.push("crypto-swap.shift.checkout_paid_again")
+    flags.other_paid_shifts = otherPaid
+  }
   const payment = row.kind === "payment" && Boolean(row.payment_session_id)
   // A session Medusa deleted can't be authorized or captured: money paid into its shift (the shopper
   // switched coins, then paid the old address) is flagged for the merchant to pay back instead.
@@ -95,13 +128,17 @@ export function planShiftActions(
     flags.address_needed = null
   }
 
+  // The order is placed first, then captured: a shift first seen settled is authorized, then captured.
+  // An admin may decide to refund instead of placing the order; settled money is then owed, never captured.
+  const placeable = payable && !row.refund_owed && !row.flags?.refund_instead
   return {
-    authorize: payable && decision.session === "authorized" && !row.authorized_at && !row.captured_at,
-    capture: payable && decision.session === "captured" && !row.captured_at,
+    authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
+    capture: payable && !row.refund_owed && decision.session === "captured" && !row.captured_at,
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
     cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
     setRefundAddress,
     cancelAbandoned: payment && shift.status === "waiting" && Boolean(row.session_gone),
+    createRefundShift: false,
     flags,
     events,
   }

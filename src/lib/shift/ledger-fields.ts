@@ -1,20 +1,24 @@
-import type { CryptoSwapOptions } from "../providers/crypto-swap/options"
-import { decideStatus, statusPolicy, type ShiftLike } from "../providers/crypto-swap/status-map"
-import type { Shift } from "./swap-service"
+import type { CryptoSwapOptions } from "../options"
+import { decideStatus, statusPolicy, type ShiftLike, type StatusDecision } from "./status-map"
+import type { Shift } from "../swap-service"
 import { isTerminal } from "./shift-actions"
 
 const toDate = (value: string | null | undefined) => (value ? new Date(value) : null)
 
 /**
  * The ledger columns a shift as the service describes it fills. A deposit address is kept once
- * known: the service may recycle it and answer null long after the shift ended.
+ * known: the service may recycle it and answer null long after the shift ended. What the row knew of
+ * another shift (a hosted checkout's payer switched coins) is not carried over: that address and the
+ * refund address given for it belong to the other shift's coin.
  */
-export function ledgerFieldsFromShift(shift: Shift, known: {
+export function ledgerFieldsFromShift(shift: Shift, row: {
+    shift_id?: string | null
     deposit_address?: string | null
     type?: string | null
     refund_address?: string | null
     refund_memo?: string | null
   } = {}) {
+  const known: typeof row = row.shift_id && row.shift_id !== shift.id ? { type: row.type } : row
   return {
     shift_id: shift.id,
     type: known.type === "checkout" ? "checkout" : shift.type ?? known.type ?? null,
@@ -45,13 +49,26 @@ export function ledgerFieldsFromShift(shift: Shift, known: {
   }
 }
 
-/** Where a ledger row's payment stands, decided from what the service last said. */
+type RowKind = { kind?: "payment" | "refund" | null; amount_due: string | null }
+
+/**
+ * What a shift's status means for the ledger row it belongs to. A refund shift pays the shopper's coin,
+ * so nothing is "due" in it to fall short of; once it settles, the shopper is refunded.
+ */
+export function decideShift(shift: ShiftLike, row: RowKind, options: CryptoSwapOptions): StatusDecision {
+  if (row.kind !== "refund") return decideStatus(shift, statusPolicy(options, row.amount_due ?? "0"))
+  const decision = decideStatus(shift, statusPolicy(options, "0"))
+  return decision.stage === "settled" ? { ...decision, stage: "refunded" } : decision
+}
+
+/** Where a ledger row's payment (or refund) stands, decided from what the service last said. */
 export function decideLedgerRow(
-  row: { status: string; type: string | null; settle_amount: string | null; deposits: unknown; amount_due: string | null },
+  row: RowKind & { status: string; type: string | null; settle_amount: string | null; deposits: unknown },
   options: CryptoSwapOptions
 ) {
-  return decideStatus(
+  return decideShift(
     { status: row.status, type: row.type, settleAmount: row.settle_amount, deposits: row.deposits as ShiftLike["deposits"] },
-    statusPolicy(options, row.amount_due ?? "0")
+    row,
+    options
   )
 }

@@ -1,11 +1,13 @@
-import type { PaymentStage } from "../providers/crypto-swap/status-map"
-import { isEvmNetwork } from "./chain-networks"
-import { depositToken } from "./deposit-token"
-import { explorerTxUrl } from "./explorers"
-import { qrCodeSvg, walletLink } from "./payment-uri"
-import type { Coin } from "./swap-service"
+import type { PaymentStage } from "./status-map"
+import { isEvmNetwork } from "../chain-networks"
+import { depositToken } from "../deposit-token"
+import { explorerTxUrl } from "../explorers"
+import { qrCodeSvg, walletLink } from "../payment-uri"
+import type { Coin } from "../swap-service"
 
 type LedgerRowView = {
+  /** A refund shift is the store's to fund: its words are for the merchant, not the shopper. */
+  kind?: "payment" | "refund" | null
   status: string
   issue: string | null
   type: string | null
@@ -89,6 +91,36 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): string {
   }
 }
 
+/**
+ * What a refund the store owes says until the service settles it: pending, and what to send where, so
+ * nobody takes Medusa's "refunded" for money that reached the shopper.
+ */
+function refundWording(stage: PaymentStage, row: LedgerRowView): { headline: string; next_step: string } {
+  const destination = `${row.settle_coin} on ${row.settle_network} to ${row.refund_address ?? "the shopper's refund address"}`
+  if (row.status === "address_needed") {
+    return { headline: "Refund pending: waiting for the shopper's refund address", next_step: "Give a refund address, or ask the shopper for one on their payment page." }
+  }
+  if (row.status === "creating") return { headline: "Refund pending: making the refund shift", next_step: "Nothing to do: the refund shift appears here in a moment." }
+  if (row.status === "paid_manually") return { headline: "Refunded by other means", next_step: "Nothing to do." }
+  switch (stage) {
+    case "awaiting_deposit":
+      return {
+        headline: `Refund pending: send between ${row.deposit_min} and ${row.deposit_max} ${row.deposit_coin} on ${row.deposit_network}`,
+        next_step: `Send it to the address below${row.deposit_memo ? ", with the memo" : ""}; the service pays ${destination}.`,
+      }
+    case "deposit_detected":
+    case "deposit_confirmed":
+    case "review":
+      return { headline: "Refund pending: your deposit is being swapped", next_step: `Nothing to do: the service pays ${destination} once it settles.` }
+    case "refunded":
+      return { headline: "Refunded: the shopper was paid", next_step: `The service sent ${row.settle_amount ? `${row.settle_amount} ` : ""}${destination}.` }
+    case "expired":
+      return { headline: "Refund not sent: the refund shift expired unfunded", next_step: "Nothing reached the shopper. Refund again, or mark it paid by other means." }
+    default:
+      return { headline: HEADLINE[stage], next_step: nextStep(stage, row) }
+  }
+}
+
 /** The QR code's text alternative: what a shopper who can't see it needs to pay (coin, amount, address). */
 function qrAlt(row: LedgerRowView, address: string): string {
   const amount =
@@ -125,11 +157,11 @@ export async function paymentView(
   const depositHash = row.deposit_hash ?? depositsOf(row).find((deposit) => deposit.depositHash)?.depositHash ?? null
   // Once a deposit goes back, `settleHash` is the refund transaction, sent on the deposit network.
   const refunding = row.status === "refunding" || row.status === "refunded"
+  const wording = row.kind === "refund" ? refundWording(stage, row) : { headline: HEADLINE[stage], next_step: nextStep(stage, row) }
   return {
     status: row.status,
     stage,
-    headline: HEADLINE[stage],
-    next_step: nextStep(stage, row),
+    ...wording,
     issue: row.issue,
     deposit: {
       coin: row.deposit_coin,

@@ -1,4 +1,4 @@
-import { decideStatus, type StatusPolicy } from "../../providers/crypto-swap/status-map"
+import { decideStatus, type StatusPolicy } from "../status-map"
 import { hasActions, hasPromptActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
 import { nextSyncAt, retryAt } from "../sync-cadence"
 
@@ -23,9 +23,18 @@ describe("planShiftActions", () => {
     expect(plan({ authorized_at: new Date() }, { status: "processing" }, false)).toMatchObject({ authorize: false, events: [] })
   })
 
-  it("captures once on settlement, without a separate authorization", () => {
-    expect(plan({}, { status: "settled" })).toMatchObject({ authorize: false, capture: true })
-    expect(hasActions(plan({ captured_at: new Date() }, { status: "settled" }, false))).toBe(false)
+  it("places the order of a shift first seen settled, then captures once", () => {
+    expect(plan({}, { status: "settled" })).toMatchObject({ authorize: true, capture: true })
+    expect(plan({ authorized_at: new Date() }, { status: "settled" })).toMatchObject({ authorize: false, capture: true })
+    expect(hasActions(plan({ authorized_at: new Date(), captured_at: new Date() }, { status: "settled" }, false))).toBe(false)
+  })
+
+  it("neither places nor captures once the money is owed back or an admin chose to refund instead", () => {
+    expect(plan({ refund_owed: "25.5" }, { status: "settled" })).toMatchObject({ authorize: false, capture: false })
+    const instead = plan({ flags: { refund_instead: { by: "user_1" } } }, { status: "settled" })
+    // The capture stays planned: it records the settled amount as owed instead of capturing.
+    expect(instead).toMatchObject({ authorize: false, capture: true })
+    expect(plan({ flags: { refund_instead: { by: "user_1" } } }, { status: "processing" }).authorize).toBe(false)
   })
 
   it("cancels an expired session once", () => {
@@ -79,6 +88,24 @@ describe("planShiftActions", () => {
     const again = plan({ session_gone: true, flags: paid.flags }, { status: "settled" }, false)
     expect(again.events).toEqual([])
     expect(plan({ session_gone: true }, { status: "expired" }).flags).toMatchObject({ paid_without_session: null })
+  })
+
+  it("lists a hosted checkout's other paid shifts once each, for the merchant", () => {
+    const twice = plan({ other_paid_shifts: ["btc"] }, { status: "settled" })
+    expect(twice).toMatchObject({ capture: true, flags: { other_paid_shifts: ["btc"] } })
+    expect(twice.events).toContain("crypto-swap.shift.checkout_paid_again")
+    expect(plan({ other_paid_shifts: ["btc"], flags: twice.flags }, { status: "settled" }, false).events).toEqual([])
+    expect(plan({ other_paid_shifts: ["sol", "btc"], flags: twice.flags }, { status: "settled" }, false)).toMatchObject({
+      events: ["crypto-swap.shift.checkout_paid_again"],
+      flags: { other_paid_shifts: ["sol", "btc"] },
+    })
+    expect(plan({ other_paid_shifts: [] }, { status: "settled" }).flags.other_paid_shifts).toBeUndefined()
+  })
+
+  it("drops what it flagged about a checkout's previous shift's money once the payment follows another", () => {
+    const flags = { refunded: true, underpaid: "40", review: "x" }
+    expect(plan({ flags, shift_switched: true }, { status: "waiting" }).flags).toMatchObject({ refunded: null, underpaid: null, review: null })
+    expect(plan({ flags }, { status: "waiting" }).flags).toMatchObject({ refunded: true, underpaid: "40" })
   })
 
   it("acts on nothing for a refund shift or a session-less row", () => {

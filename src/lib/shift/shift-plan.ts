@@ -1,7 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { chooseShiftType, findCoinNetwork, isMemoNetwork, isNetworkOffline, type Coin } from "../../lib/swap-service"
-import { roundUp } from "../../lib/money"
-import type { Settlement } from "./options"
+import { chooseShiftType, findCoinNetwork, isMemoNetwork, isNetworkOffline, type Coin } from "../swap-service"
+import { roundUp } from "../money"
+import type { Settlement } from "../options"
 import type { StorefrontChoice } from "./storefront-input"
 
 /** Amounts are rounded to at most this many places: what the service shows and accepts for native coins. */

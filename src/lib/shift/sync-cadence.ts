@@ -1,4 +1,4 @@
-import type { CryptoSwapOptions } from "../providers/crypto-swap/options"
+import type { CryptoSwapOptions } from "../options"
 
 const IN_FLIGHT = new Set(["pending", "processing", "settling", "multiple"])
 const REFUND = new Set(["refund", "refunding"])

@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "@medusajs/framework/zod"
-import { describeIssues } from "../../lib/describe-issues"
+import { describeIssues } from "../describe-issues"
 
 const token = (max: number) =>
   z

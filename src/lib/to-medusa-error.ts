@@ -1,5 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { SwapServiceError } from "../../lib/swap-service"
+import { SwapServiceError } from "./swap-service"
 
 /**
  * Turns a failure of the swap service into a MedusaError a shopper or admin can act on: their own

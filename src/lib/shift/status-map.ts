@@ -1,7 +1,7 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { PaymentActions } from "@medusajs/framework/types"
-import { addDecimals, compareDecimals, lessPercent } from "../../lib/money"
-import type { CryptoSwapOptions } from "./options"
+import { addDecimals, compareDecimals, lessPercent } from "../money"
+import type { CryptoSwapOptions } from "../options"
 
 /** What the shopper's payment has reached, whatever the service calls it. */
 export type PaymentStage =

@@ -1,0 +1,204 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { LoggedRequest } from "../src/sandbox"
+import { useSandbox } from "../integration-tests/helpers/sandbox"
+import { createStoreFixture, PROVIDERS } from "../integration-tests/helpers/store-fixtures"
+import { storefront } from "../integration-tests/helpers/storefront"
+import { adminHeaders } from "../integration-tests/helpers/admin"
+import { ledgerOf, reconcile } from "../integration-tests/helpers/ledger"
+import { waitFor } from "../integration-tests/helpers/wait-for"
+import { OBSERVATION_MAX_AGE_MS } from "../src/lib/shift/sync-observation"
+import { figure, reportBenchmark, size } from "./harness"
+import { configureReconciliation } from "./seed"
+
+// Benchmark 6: upstream requests per captured payment, from the deposit to the capture (issue 13).
+jest.setTimeout(15 * 60 * 1000)
+
+const env = useSandbox()
+const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
+/** Each payment costs the same requests (bulk reads aside, shared by up to 50), so a few give the figure. */
+const COUNT = size(20, 3)
+
+/**
+ * This benchmark's full run (20 payments) just before issue 13's change (commit cb68b2e): the provider read the shift
+ * (and a checkout) again inside processPaymentWorkflow, and each sync re-read what the tick had just
+ * read. Then a checkout's sync read the checkout only until it knew the shift. Kept to show the saving.
+ */
+const BEFORE: Record<string, string> = {
+  // Measured while the ledger learnt each checkout's shift in the authorization stage: the same total as a
+  // tick's read of the known shift would make it (then checkout 1, shifts 3).
+  "webhook path": "7 (authorization 4: GET /v2/checkout/:id 2, GET /v2/shifts/:id 2; capture 3: GET /v2/checkout/:id 1, GET /v2/shifts/:id 2)",
+  "polling path": "6 (authorization 3 and capture 3, all GET /v2/shifts/:id)",
+  "polling path, bulk reads": "4.1 (authorization and capture 2.05 each: GET /v2/shifts 0.05, GET /v2/shifts/:id 2)",
+}
+
+/** One stage of a payment's way: the upstream requests it cost, per payment, by endpoint. */
+type Stage = { name: string; changes: number; perPayment: Map<string, number> }
+
+/** Method and path with the ids taken out: what the service's rate limits and the report count by. */
+function endpoint(request: Pick<LoggedRequest, "method" | "path">): string {
+  return `${request.method} ${request.path.replace(/^\/v2\/(shifts|checkout)\/[^/]+/, "/v2/$1/:id")}`
+}
+
+/** Runs one stage from an empty request log; `changes` is how many status changes per payment it observes. */
+async function stage(name: string, changes: number, run: () => Promise<unknown>): Promise<Stage> {
+  env.sandbox.clearRequests()
+  await run()
+  const perPayment = new Map<string, number>()
+  for (const request of env.sandbox.requests()) perPayment.set(endpoint(request), (perPayment.get(endpoint(request)) ?? 0) + 1 / COUNT)
+  return { name, changes, perPayment }
+}
+
+const total = (perPayment: Map<string, number>) => [...perPayment.values()].reduce((sum, n) => sum + n, 0)
+const round = (n: number) => String(+n.toFixed(2))
+const describeStage = (perPayment: Map<string, number>) =>
+  `${round(total(perPayment))} (${[...perPayment].sort(([a], [b]) => a.localeCompare(b)).map(([path, n]) => `${path} ${round(n)}`).join(", ") || "none"})`
+
+/** Every payment's capture in Medusa, waited for. */
+async function captured(container: MedusaContainer, paymentIds: string[]) {
+  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  return waitFor(
+    `all ${paymentIds.length} payments to be captured`,
+    () => knex("capture").whereIn("payment_id", paymentIds).whereNull("deleted_at").select("payment_id"),
+    (found) => found.length >= paymentIds.length
+  )
+}
+
+async function ledgerRows(container: MedusaContainer, shiftIds: string[]) {
+  return ledgerOf(container).listSwapShifts({ shift_id: shiftIds }, { select: ["id", "shift_id", "payment_id", "authorized_at"] })
+}
+
+const paths: Array<{ path: string; method: string; stages: Stage[] }> = []
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    beforeEach(() => env.sandbox.reset())
+
+    /** `COUNT` carts with a crypto session each and its shift, known to the ledger; their shift ids. */
+    async function paidCarts(container: MedusaContainer, providerId: string) {
+      const shop = storefront(api, await createStoreFixture(container))
+      const sessions: Array<{ checkoutId?: string; shiftId?: string }> = []
+      for (let i = 0; i < COUNT; i++) {
+        const { session } = await shop.createPaymentSession((await shop.createCart()).id, providerId, BTC)
+        sessions.push({ checkoutId: session.data.checkout_id, shiftId: session.data.shift_id })
+      }
+      await reconcile(container)
+      const shiftIds: string[] = []
+      for (const session of sessions) {
+        // A hosted checkout's shift exists once the payer picks a coin on its page.
+        shiftIds.push(session.shiftId ?? (await env.control.payCheckout(session.checkoutId!, "ETH", "ethereum")).id)
+      }
+      // Ticks run while the payer sends the money: the ledger knows each shift before its deposit.
+      await reconcile(container)
+      return shiftIds
+    }
+
+    /** The deposit arrives and is confirmed: one change the store observes (waiting -> settling). */
+    function confirmDeposits(shiftIds: string[]) {
+      for (const shiftId of shiftIds) {
+        env.sandbox.deposit(shiftId)
+        env.sandbox.setStatus(shiftId, { status: "processing" })
+        env.sandbox.setStatus(shiftId, { status: "settling" })
+      }
+    }
+
+    /** Authorization and capture, both by the reconciliation tick. */
+    async function pollingPath(container: MedusaContainer) {
+      const shiftIds = await paidCarts(container, PROVIDERS.default)
+      confirmDeposits(shiftIds)
+      const authorization = await stage("authorization (one tick)", 1, () => reconcile(container))
+      const rows = await ledgerRows(container, shiftIds)
+      expect(rows.filter((row) => row.authorized_at && row.payment_id)).toHaveLength(COUNT)
+      for (const shiftId of shiftIds) env.sandbox.setStatus(shiftId, { status: "settled" })
+      const capture = await stage("capture (one tick)", 1, () => reconcile(container))
+      await captured(container, rows.map((row) => row.payment_id!))
+      return [authorization, capture]
+    }
+
+    it("upstream requests per captured payment: webhook path", async () => {
+      const container = getContainer()
+      const registered = await api.post(
+        "/admin/crypto-swap/webhooks",
+        { provider_id: PROVIDERS.checkout, backend_url: api.defaults.baseURL },
+        await adminHeaders(container)
+      )
+      expect(registered.status).toBe(201)
+      const shiftIds = await paidCarts(container, PROVIDERS.checkout)
+      confirmDeposits(shiftIds)
+      // The service notifies only a checkout's outcome (settled): the deposit is seen by a tick.
+      const authorization = await stage("authorization (one tick)", 1, () => reconcile(container))
+      const rows = await ledgerRows(container, shiftIds)
+      expect(rows.filter((row) => row.authorized_at && row.payment_id)).toHaveLength(COUNT)
+      const capture = await stage("capture (the notification)", 1, async () => {
+        for (const shiftId of shiftIds) env.sandbox.setStatus(shiftId, { status: "settled" })
+        await captured(container, rows.map((row) => row.payment_id!))
+        // The ledger records the capture just after Medusa writes it.
+        await waitFor(
+          "the ledger to record every capture",
+          () => ledgerOf(container).listSwapShiftEvents({ swap_shift_id: rows.map((row) => row.id), action: "captured" }, { select: ["source"] }),
+          (found) => found.length >= COUNT
+        )
+      })
+      const events = await ledgerOf(container).listSwapShiftEvents({ swap_shift_id: rows.map((row) => row.id), action: "captured" }, { select: ["source"] })
+      expect(events.map((event) => event.source)).toEqual(rows.map(() => "webhook"))
+      paths.push({ path: "webhook path", method: `hosted checkout (\`${PROVIDERS.checkout}\`), webhook registered`, stages: [authorization, capture] })
+    })
+
+    it("upstream requests per captured payment: polling path", async () => {
+      const container = getContainer()
+      paths.push({ path: "polling path", method: `direct shifts (\`${PROVIDERS.default}\`), no webhook, single reads (the default)`, stages: await pollingPath(container) })
+    })
+
+    it("upstream requests per captured payment: polling path, bulk reads", async () => {
+      const container = getContainer()
+      configureReconciliation(container, PROVIDERS.default, { bulkRead: true })
+      try {
+        paths.push({ path: "polling path, bulk reads", method: `as the polling path, with \`bulkRead: true\` (50 shifts a request)`, stages: await pollingPath(container) })
+      } finally {
+        configureReconciliation(container, PROVIDERS.default, { bulkRead: false })
+      }
+    })
+
+    afterAll(() => {
+      if (paths.length < 3) return
+      const figures: Array<[string, string]> = []
+      const findings: string[] = []
+      for (const { path, stages } of paths) {
+        const whole = new Map<string, number>()
+        for (const { name, perPayment } of stages) {
+          // Sane: no change is observed without a read, and every request is one the path is known to make.
+          expect(total(perPayment)).toBeGreaterThan(0)
+          for (const key of perPayment.keys()) expect(key).toMatch(/^GET \/v2\/(shifts|checkout)/)
+          figures.push([`${path}: ${name}`, describeStage(perPayment)])
+          for (const [key, n] of perPayment) whole.set(key, (whole.get(key) ?? 0) + n)
+        }
+        figures.push([`**${path}: per captured payment**`, `**${describeStage(whole)}**`])
+        const changes = stages.reduce((sum, { changes }) => sum + changes, 0)
+        findings.push(
+          `${path}: ${round(total(whole))} upstream reads per captured payment for ${changes} observed changes ` +
+            `(${round(total(whole) / changes)} per change); before issue 13's change: ${BEFORE[path]}.`
+        )
+      }
+      findings.push(
+        `Target [one read per observed change; for a checkout, the checkout and its shift]. The provider's authorize and capture ` +
+          `inside the sync's processPaymentWorkflow read nothing (they take the sync's observation), and a sync started by a tick ` +
+          `takes the tick's read. A checkout's sync reads the checkout every time (the payer may have switched coins), so a ` +
+          `checkout change costs 2. Any figure above that on the polling paths: syncs that reached a shift more than ${OBSERVATION_MAX_AGE_MS / 1000} s ` +
+          `after the tick read it (the tick runs 8 at a time by default, each authorization completing a cart) read it again rather than act on an older observation.`
+      )
+      reportBenchmark("upstream reads per captured payment", {
+        method:
+          `${figure(COUNT)} payments per path, each through real carts and sessions (store routes), from the deposit to the capture, in two ` +
+          `stages: the deposit arrives and is confirmed (\`waiting\` -> \`settling\`), then the shift settles. Every request the sandbox ` +
+          `received in each stage is counted by endpoint (its request log, cleared before the stage) and divided by the payments. Paths: ` +
+          paths.map(({ path, method }) => `${path}: ${method}`).join("; ") +
+          `. On the webhook path a tick sees the deposit (the service notifies only a checkout's outcome) and the sandbox's own ` +
+          `notification to \`/hooks/crypto-swap/{token}\` brings the capture; on the polling paths one tick \`reconcileShiftsWorkflow\` ` +
+          `per stage does both (the test app's cadence is 0 s: every open shift is read at every tick).`,
+        figures,
+        findings,
+      })
+    })
+  },
+})

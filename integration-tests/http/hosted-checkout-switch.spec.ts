@@ -1,0 +1,136 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { useSandbox } from "../helpers/sandbox"
+import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
+import { storefront } from "../helpers/storefront"
+import { ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+
+jest.setTimeout(120_000)
+
+const env = useSandbox()
+/** Past a fixed shift's quote lifetime (15 minutes). */
+const QUOTE_LIFETIME_PLUS = 16 * 60
+
+async function sessionStatus(container: MedusaContainer, sessionId: string) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [session],
+  } = await query.graph({ entity: "payment_session", fields: ["status"], filters: { id: sessionId } })
+  return session.status as string
+}
+
+/** Issue 13, scenario 3: on the hosted pay page the payer may pick a coin, change their mind and pick another. */
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let shop: ReturnType<typeof storefront>
+
+    beforeEach(async () => {
+      await env.control.reset()
+      shop = storefront(api, await createStoreFixture(getContainer()))
+    })
+
+    /** A hosted-checkout payment whose payer picked BTC first, and the ledger has already seen that shift. */
+    async function checkoutWithFirstCoin() {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.checkout, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+      const checkoutId = session.data.checkout_id as string
+      const first = await env.control.payCheckout(checkoutId, "BTC", "bitcoin")
+      await reconcile(container)
+      expect((await ledgerRow(container, { checkout_id: checkoutId })).shift_id).toBe(first.id)
+      return { container, cart, session, checkoutId, first }
+    }
+
+    /** The payment page's view, whatever its status: the route must never fail. */
+    const pageOf = (sessionId: string, cartId: string) =>
+      api.get(`/store/crypto-swap/payment-sessions/${sessionId}?cart_id=${cartId}`, shop.headers).catch((error: { response?: { status: number; data: any } }) => {
+        if (error.response) return error.response
+        throw error
+      })
+
+    it("follows and captures the shift paid after a coin switch; the expired first shift cancels nothing", async () => {
+      const { container, cart, session, checkoutId } = await checkoutWithFirstCoin()
+
+      // The payer switches to ETH on the pay page and pays that shift; the shopper returns to the store.
+      const second = await env.control.payCheckout(checkoutId, "ETH", "ethereum")
+      await env.control.deposit(second.id)
+      await env.control.setStatus(second.id, "processing")
+      const completed = await shop.complete(cart.id)
+      expect({ type: completed.type, error: completed.error }).toEqual({ type: "order", error: undefined })
+      await env.control.walk(second.id, ["settling", "settled"])
+      // The BTC shift, never paid, expires.
+      await env.control.advanceClock(QUOTE_LIFETIME_PLUS)
+      await reconcile(container)
+
+      const page = await pageOf(session.id, cart.id)
+      const row = await ledgerRow(container, { checkout_id: checkoutId })
+      const order = await orderWithPayments(container, cart.id)
+      expect({
+        page: { status: page.status, payment: page.data.payment },
+        row: { shift_id: row.shift_id, status: row.status, captured_at: row.captured_at, canceled_at: row.canceled_at },
+        order: { status: order?.status, payments: order?.payments.map((payment: any) => ({ captures: payment.captures.length, canceled_at: payment.canceled_at })) },
+        session: await sessionStatus(container, session.id),
+      }).toEqual({
+        page: {
+          status: 200,
+          payment: expect.objectContaining({ status: "settled", stage: "settled", deposit: expect.objectContaining({ coin: "ETH", network: "ethereum" }) }),
+        },
+        row: { shift_id: second.id, status: "settled", captured_at: expect.anything(), canceled_at: null },
+        order: { status: "pending", payments: [{ captures: 1, canceled_at: null }] },
+        session: "authorized",
+      })
+    })
+
+    it("keeps an unpaid later shift alive when the earlier one expires, and the page shows the later one", async () => {
+      const { container, cart, session, checkoutId } = await checkoutWithFirstCoin()
+
+      // Ten minutes on, the payer comes back and picks ETH instead; five more and the BTC shift has expired.
+      await env.control.advanceClock(10 * 60)
+      const second = await env.control.payCheckout(checkoutId, "ETH", "ethereum")
+      await env.control.advanceClock(6 * 60)
+      await reconcile(container)
+
+      const page = await pageOf(session.id, cart.id)
+      expect(page.status).toBe(200)
+      expect(page.data.payment).toMatchObject({ stage: "awaiting_deposit", deposit: { coin: "ETH", network: "ethereum" } })
+      expect(page.data.payment.seconds_left).toBeGreaterThan(0)
+      const row = await ledgerRow(container, { checkout_id: checkoutId })
+      expect(row).toMatchObject({ shift_id: second.id, status: "waiting", canceled_at: null })
+      expect(await sessionStatus(container, session.id)).toBe("pending")
+
+      // Paid in time, it places the order and is captured.
+      await env.control.deposit(second.id)
+      await env.control.walk(second.id, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const order = await orderWithPayments(container, cart.id)
+      expect(order?.payments.map((payment: any) => payment.captures.length)).toEqual([1])
+    })
+
+    it("moves to a shift paid later and flags the other paid shift of the same checkout for the merchant", async () => {
+      const { container, cart, session, checkoutId, first } = await checkoutWithFirstCoin()
+
+      // The payer opened ETH too, then sent money to both addresses: BTC first, which places the order.
+      const second = await env.control.payCheckout(checkoutId, "ETH", "ethereum")
+      await env.control.deposit(first.id)
+      await env.control.setStatus(first.id, "processing")
+      await reconcile(container)
+      expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ shift_id: first.id, authorized_at: expect.anything() })
+
+      await env.control.deposit(second.id)
+      await env.control.walk(second.id, ["processing", "settling", "settled"])
+      await env.control.walk(first.id, ["settling", "settled"])
+      await reconcile(container)
+
+      const row = await ledgerRow(container, { checkout_id: checkoutId })
+      expect(row).toMatchObject({ shift_id: second.id, status: "settled", canceled_at: null, flags: { other_paid_shifts: [first.id] } })
+      expect(row.captured_at).not.toBeNull()
+      expect(row.events.filter((event: any) => event.detail?.shift_switched)).toHaveLength(1)
+      const order = await orderWithPayments(container, cart.id)
+      expect(order?.payments.map((payment: any) => payment.captures.length)).toEqual([1])
+      // The session's data still names the BTC shift it was authorized with; the page shows the one followed now.
+      const page = await pageOf(session.id, cart.id)
+      expect({ status: page.status, payment: page.data.payment }).toMatchObject({ status: 200, payment: { stage: "settled", deposit: { coin: "ETH" } } })
+    })
+  },
+})

@@ -1,0 +1,131 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { useSandbox } from "../helpers/sandbox"
+import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
+import { storefront } from "../helpers/storefront"
+import { adminHeaders } from "../helpers/admin"
+import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+
+jest.setTimeout(240_000)
+
+const env = useSandbox()
+const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
+const PAID_NO_ORDER = "crypto-swap.shift.paid_no_order"
+
+/** Another shopper buys the last item (or it is restocked): the one stock level the fixture made. */
+async function setStock(container: MedusaContainer, inventoryItemId: string, stocked: number) {
+  const inventory = container.resolve(Modules.INVENTORY)
+  const [level] = await inventory.listInventoryLevels({ inventory_item_id: inventoryItemId })
+  await inventory.updateInventoryLevels([{ inventory_item_id: inventoryItemId, location_id: level.location_id, stocked_quantity: stocked }])
+}
+
+async function paymentsOfCart(container: MedusaContainer, cartId: string) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: links } = await query.graph({
+    entity: "cart_payment_collection",
+    fields: ["payment_collection.payments.id", "payment_collection.payments.captured_at", "payment_collection.payments.canceled_at"],
+    filters: { cart_id: cartId },
+  })
+  return links.flatMap((link: any) => link.payment_collection?.payments ?? [])
+}
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let store: StoreFixture
+    let shop: ReturnType<typeof storefront>
+    let admin: { headers: Record<string, string> }
+
+    beforeEach(async () => {
+      store = await createStoreFixture(getContainer(), { stock: 1 })
+      shop = storefront(api, store)
+      admin = await adminHeaders(getContainer())
+      await env.control.clearFaults()
+    })
+
+    /** Deposit confirmed after the last item sold out: the order can't be placed. */
+    async function paidWhileSoldOut() {
+      const container = getContainer()
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      const shiftId = session.data.shift_id as string
+      await env.control.deposit(shiftId)
+      await setStock(container, store.inventoryItemId!, 0)
+      await env.control.setStatus(shiftId, "processing")
+      await reconcile(container)
+      const named = (name: string) =>
+        emitted.mock.calls
+          .flatMap(([messages]) => (Array.isArray(messages) ? messages : [messages]))
+          .filter((message: { name: string }) => message.name === name)
+      return { cart, shiftId, named }
+    }
+
+    it("records a paid shift whose order could not be placed, never captures it, and places the order when the admin retries", async () => {
+      const container = getContainer()
+      const { cart, shiftId, named } = await paidWhileSoldOut()
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      expect(row.paid_no_order_since).toBeInstanceOf(Date)
+      expect(named(PAID_NO_ORDER)).toHaveLength(1)
+      expect(named(PAID_NO_ORDER)[0].data).toMatchObject({ id: row.id })
+
+      const { data } = await api.get("/admin/crypto-swap/status", admin)
+      expect(data.paid_no_order).toEqual([
+        expect.objectContaining({
+          id: row.id,
+          cart_id: cart.id,
+          status: "processing",
+          deposit_coin: "BTC",
+          deposit_amount: row.deposit_amount,
+          last_error: expect.any(String),
+        }),
+      ])
+
+      // The shift settles while the order still can't be placed: nothing is captured, nothing is lost.
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await reconcile(container)
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      expect((await paymentsOfCart(container, cart.id)).filter((payment: any) => payment.captured_at)).toEqual([])
+      expect((await ledgerRow(container, { id: row.id })).captured_at).toBeNull()
+      expect(named(PAID_NO_ORDER)).toHaveLength(1)
+
+      // Stock is back; the admin retries placing the order at once, without waiting for the backoff.
+      await setStock(container, store.inventoryItemId!, 1)
+      const retried = await api.post(`/admin/crypto-swap/shifts/${row.id}/retry`, {}, admin)
+      expect(retried.data.shift).toMatchObject({ paid_no_order_since: null, captured_at: expect.any(String) })
+      const order = await orderWithPayments(container, cart.id)
+      expect(order!.payments.flatMap((payment: any) => payment.captures)).toHaveLength(1)
+      expect((await api.get("/admin/crypto-swap/status", admin)).data.paid_no_order).toEqual([])
+    })
+
+    it("lets the admin refund a paid shift instead of placing its order: the settled amount becomes owed and nothing retries", async () => {
+      const container = getContainer()
+      const { cart, shiftId } = await paidWhileSoldOut()
+      const row = await ledgerRow(container, { shift_id: shiftId })
+
+      const refused = await api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, { extra: 1 }, admin).catch((error: any) => error.response)
+      expect(refused.status).toBe(400)
+
+      const answered = await api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, {}, admin)
+      expect(answered.data.shift).toMatchObject({ paid_no_order_since: null, refund_owed: null })
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await setStock(container, store.inventoryItemId!, 1)
+      await reconcile(container)
+
+      const settled = await ledgerRow(container, { id: row.id })
+      expect(settled).toMatchObject({ status: "settled", captured_at: null, authorized_at: null, refund_owed: settled.settle_amount })
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      const actions = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id })
+      expect(actions.filter((action) => action.state !== "done")).toEqual([])
+      const { data } = await api.get("/admin/crypto-swap/status", admin)
+      expect(data.paid_no_order).toEqual([])
+      expect(data.refund_owed).toEqual([expect.objectContaining({ id: row.id, cart_id: cart.id, refund_owed: settled.settle_amount })])
+
+      // Only a paid shift without an order can be refunded this way.
+      const again = await api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, {}, admin).catch((error: any) => error.response)
+      expect(again.status).toBe(400)
+      expect(again.data.message).toMatch(/order/)
+    })
+  },
+})

@@ -1,0 +1,138 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { useSandbox } from "../helpers/sandbox"
+import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
+import { failing, storefront } from "../helpers/storefront"
+import { adminHeaders } from "../helpers/admin"
+import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+
+jest.setTimeout(240_000)
+
+const env = useSandbox()
+const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin", refund_address: BTC_REFUND }
+
+/** Medusa's own record of a payment's refunds: the source of truth the ledger follows. */
+async function medusaRefunds(container: MedusaContainer, paymentId: string) {
+  const { data } = await container
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "refund", fields: ["id", "amount", "payment_id"], filters: { payment_id: paymentId } })
+  return data as Array<{ id: string; amount: unknown; payment_id: string }>
+}
+
+async function refundRows(container: MedusaContainer, paymentId: string) {
+  return ledgerOf(container).listSwapShifts({ kind: "refund", payment_id: paymentId }, { order: { created_at: "ASC" } })
+}
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let store: StoreFixture
+    let shop: ReturnType<typeof storefront>
+    let admin: { headers: Record<string, string> }
+
+    beforeEach(async () => {
+      store = await createStoreFixture(getContainer(), { stock: 5 })
+      shop = storefront(api, store)
+      admin = await adminHeaders(getContainer())
+      await env.control.clearFaults()
+    })
+
+    async function settledOrder() {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      const shiftId = session.data.shift_id as string
+      await env.control.deposit(shiftId)
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const order = (await orderWithPayments(container, cart.id))!
+      return { cart, shiftId, order, payment: order.payments[0] }
+    }
+
+    it("makes one refund shift for an order canceled after capture, keyed on Medusa's refund, within one tick and without an event", async () => {
+      const container = getContainer()
+      const { order, payment } = await settledOrder()
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      await api.post(`/admin/orders/${order.id}/cancel`, {}, admin)
+      const [medusaRefund] = await medusaRefunds(container, payment.id)
+      expect(medusaRefund).toBeDefined()
+      expect(emitted.mock.calls.flatMap(([messages]) => [messages].flat()).map((message: any) => message.name)).not.toContain("payment.refunded")
+
+      await reconcile(container)
+      await reconcile(container)
+      const rows = await refundRows(container, payment.id)
+      expect(rows).toHaveLength(1)
+      expect(rows[0]).toMatchObject({ refund_id: medusaRefund.id, amount_due: "49.99", settle_coin: "BTC", settle_address: BTC_REFUND, status: "waiting" })
+      expect(rows[0].shift_id).toEqual(expect.any(String))
+      // Pending until the service settles it, whatever Medusa's payment section says: what to send, where.
+      const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
+      const pending = data.shifts.find((shift: any) => shift.id === rows[0].id)
+      expect(pending.view.headline).toBe(`Refund pending: send between ${rows[0].deposit_min} and ${rows[0].deposit_max} USDC on ethereum`)
+      expect(pending.view.deposit.address).toBe(rows[0].deposit_address)
+      expect((await ledgerRow(container, { id: rows[0].id })).events.map((event) => [event.from_status, event.to_status])).toEqual([
+        [null, "creating"],
+        ["creating", "waiting"],
+      ])
+    })
+
+    it("records both of two refunds made at the same moment, each with its own refund shift", async () => {
+      const container = getContainer()
+      const { payment } = await settledOrder()
+      // As Medusa's refund workflows do, each refund through the payment module, both handed the same payment data.
+      // (Two admin refunds at once mostly collide on the order's change first: Medusa refuses one.)
+      const paymentModule = container.resolve(Modules.PAYMENT)
+      await Promise.all([10, 15].map((amount) => paymentModule.refundPayment({ payment_id: payment.id, amount })))
+      await reconcile(container)
+      const refunds = await medusaRefunds(container, payment.id)
+      expect(refunds).toHaveLength(2)
+      const rows = await refundRows(container, payment.id)
+      expect(rows.map((row) => row.refund_id).sort()).toEqual(refunds.map((refund) => refund.id).sort())
+      expect(rows.map((row) => row.amount_due).sort()).toEqual(["10", "15"])
+      expect(rows.every((row) => row.shift_id)).toBe(true)
+      expect(new Set(rows.map((row) => row.shift_id)).size).toBe(2)
+    })
+
+    it("reads a funded and settled refund shift as the shopper refunded, never as an underpaid payment", async () => {
+      const container = getContainer()
+      const { order, payment } = await settledOrder()
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [row] = await refundRows(container, payment.id)
+      await env.control.deposit(row.shift_id!)
+      await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
+      await reconcile(container)
+
+      const settled = await ledgerRow(container, { id: row.id })
+      expect(settled).toMatchObject({ status: "settled", terminal: true })
+      expect(settled.flags?.underpaid ?? null).toBeNull()
+      const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
+      const shown = data.shifts.find((shift: any) => shift.id === row.id)
+      expect(shown.view).toMatchObject({ stage: "refunded", headline: "Refunded: the shopper was paid" })
+    })
+
+    it("refunds money no order holds through a refund shift, once", async () => {
+      const container = getContainer()
+      // The shopper paid a coin's shift after switching to another: the first shift's money has no order.
+      const cart = await shop.createCart()
+      const { session: first } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "ETH", deposit_network: "ethereum" })
+      const orphan = first.data.shift_id as string
+      await env.control.deposit(orphan)
+      await env.control.walk(orphan, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: orphan })
+      expect(row.flags).toMatchObject({ paid_without_session: expect.any(String) })
+
+      const refused = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, { address: "not an address!" }, admin))
+      expect(refused.status).toBe(400)
+      const answered = await api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, {}, admin)
+      expect({ error: answered.data.sync_error, actions: answered.data.refund.actions }).toMatchObject({ error: null, actions: [expect.objectContaining({ state: "done" })] })
+      expect(answered.data.refund).toMatchObject({ kind: "refund", refund_of_shift_id: orphan, amount_due: row.settle_amount, settle_address: BTC_REFUND })
+      expect(answered.data.refund.shift_id).toEqual(expect.any(String))
+      const again = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, {}, admin))
+      expect(again.status).toBe(400)
+      expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: orphan })).toHaveLength(1)
+    })
+  },
+})

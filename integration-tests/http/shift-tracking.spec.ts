@@ -1,0 +1,141 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { useSandbox } from "../helpers/sandbox"
+import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
+import { storefront } from "../helpers/storefront"
+import { ledgerOf, ledgerRow, reconcile } from "../helpers/ledger"
+import { waitFor } from "../helpers/wait-for"
+
+jest.setTimeout(240_000)
+
+const env = useSandbox()
+const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
+const ETH = { deposit_coin: "ETH", deposit_network: "ethereum" }
+
+/** The ledger row of a shift, once it has one (recording follows the session's creation by moments). */
+const trackedShift = (container: MedusaContainer, shiftId: string) =>
+  waitFor(
+    `the ledger to track ${shiftId}`,
+    () => ledgerOf(container).listSwapShifts({ shift_id: shiftId }),
+    (rows) => rows.length === 1,
+    { timeoutMs: 30_000, intervalMs: 100 }
+  ).then(([row]) => row)
+
+async function upstreamStatus(shiftId: string) {
+  return ((await (await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}`)).json()) as { status: string }).status
+}
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let store: StoreFixture
+    let shop: ReturnType<typeof storefront>
+
+    beforeEach(async () => {
+      store = await createStoreFixture(getContainer())
+      shop = storefront(api, store)
+      await env.control.clearFaults()
+    })
+
+    it("tracks a shift from its creation, even when the shopper switches coin before any reconciliation, and sees a deposit to it", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session: first } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      const firstShift = first.data.shift_id as string
+      // Switched at once: Medusa deletes the first session before any tick could have read it.
+      await shop.createPaymentSession(cart.id, PROVIDERS.default, ETH)
+
+      const tracked = await trackedShift(container, firstShift)
+      expect(tracked).toMatchObject({ payment_session_id: first.id, cart_id: cart.id, provider_id: PROVIDERS.default })
+
+      await env.control.deposit(firstShift)
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: firstShift })
+      expect(row.status).toBe("pending")
+      expect(row.flags).toMatchObject({ paid_without_session: expect.any(String) })
+    })
+
+    it("finds a session whose creation went unrecorded after the worker was down for hours, reading only sessions it has not seen", async () => {
+      const container = getContainer()
+      await reconcile(container)
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      const shiftId = session.data.shift_id as string
+      const ledger = ledgerOf(container)
+      // Lose what creation recorded, and wind the clock of the session and of the last tick back:
+      // the session is two hours old and no tick has run since three hours ago.
+      await ledger.deleteSwapShifts((await trackedShift(container, shiftId)).id)
+      const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000)
+      await pg("payment_session").where({ id: session.id }).update({ created_at: twoHoursAgo, updated_at: twoHoursAgo })
+      const [lastRun] = await ledger.listSwapReconciliationRuns({}, { order: { started_at: "DESC" }, take: 1 })
+      expect(lastRun.discovered_through).toBeTruthy()
+      await ledger.updateSwapReconciliationRuns({
+        id: lastRun.id,
+        discovered_through: new Date(Date.now() - 3 * 60 * 60 * 1000),
+      })
+
+      const { discovered } = await reconcile(container)
+      expect(discovered).toBe(1)
+      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ payment_session_id: session.id, cart_id: cart.id })
+      // The next tick starts where this one stopped: nothing new, nothing found again.
+      expect((await reconcile(container)).discovered).toBe(0)
+    })
+
+    it("lets the shopper switch to another payment method while the service is down, and cancels the shift once it allows", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      const shiftId = session.data.shift_id as string
+      await reconcile(container)
+      for (const fault of [
+        { path: "/v2/shifts/*" },
+        { path: "/v2/shifts/*/*" },
+        { path: "/v2/cancel-order" },
+        { path: "/v2/checkout/*" },
+      ]) {
+        await env.control.addFault({ ...fault, status: 503, body: JSON.stringify({ error: { message: "Service unavailable" } }) })
+      }
+
+      const { session: card } = await shop.createPaymentSession(cart.id, PROVIDERS.system, {})
+      expect(card.provider_id).toBe(PROVIDERS.system)
+      await env.control.clearFaults()
+      expect(await upstreamStatus(shiftId)).toBe("waiting")
+
+      // Past the service's first minutes, in which it refuses to cancel a shift.
+      await env.control.advanceClock(6 * 60)
+      const ledger = ledgerOf(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      await ledger.updateSwapShifts({ id: row.id, next_sync_at: new Date() })
+      // The abandoned shift's cancel may have been tried (and backed off) while it was too young.
+      const actions = await ledger.listSwapShiftActions({ swap_shift_id: row.id })
+      if (actions.length) await ledger.updateSwapShiftActions(actions.map((action) => ({ id: action.id, next_attempt_at: null })))
+      await reconcile(container)
+      expect(await upstreamStatus(shiftId)).toBe("expired")
+      await reconcile(container)
+      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ status: "expired", terminal: true })
+    })
+
+    it("still refuses to let a cart change under a shopper whose deposit the store has seen, without asking the service", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      const shiftId = session.data.shift_id as string
+      await reconcile(container)
+      await env.control.deposit(shiftId)
+      await reconcile(container)
+      await env.control.addFault({ path: "/v2/shifts/*", status: 503, body: JSON.stringify({ error: { message: "Service unavailable" } }) })
+      await env.control.clearRequests()
+
+      const refused = await api
+        .post(`/store/payment-collections/${session.payment_collection_id}/payment-sessions`, { provider_id: PROVIDERS.system }, shop.headers)
+        .catch((error: { response: { status: number; data: any } }) => error.response)
+      // Medusa words a refused delete itself; the provider's reason is in the store's log.
+      expect(refused.data.message).toBe("Could not delete all payment sessions")
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "provider_id"], filters: { payment_collection_id: session.payment_collection_id } })
+      expect(sessions.map((kept: { id: string }) => kept.id)).toEqual([session.id])
+      expect((await env.control.requests()).filter((request: { path: string }) => request.path.includes(shiftId))).toEqual([])
+    })
+  },
+})

@@ -1,0 +1,14 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { parseInput } from "../../../../../parse-input"
+import { refundHeldMoneyWorkflow } from "../../../../../../workflows/refund-held-money"
+import { shiftWithHistory, syncForAdmin } from "../../../admin-shift"
+import { refundHeldMoneySchema } from "../../../validators"
+
+/** Refunds through a refund shift money the store holds for no captured payment; answers with the refund. */
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const { address, memo } = parseInput(refundHeldMoneySchema, req.body)
+  await shiftWithHistory(req.scope, req.params.id)
+  const { result: refundId } = await refundHeldMoneyWorkflow(req.scope).run({ input: { ledger_id: req.params.id, address, memo } })
+  const { shift, sync_error } = await syncForAdmin(req.scope, refundId)
+  res.json({ refund: shift, sync_error })
+}

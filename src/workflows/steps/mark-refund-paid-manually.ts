@@ -1,0 +1,43 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { clientFor, providerById } from "../../lib/provider-registry"
+
+/**
+ * The manual refund mode: the merchant paid the shopper back by other means. A refund shift not yet
+ * funded is canceled at the service when it allows, and the refund is recorded as paid manually.
+ */
+export const markRefundPaidManuallyStep = createStep(
+  "crypto-swap-mark-refund-paid-manually",
+  async (input: { ledger_id: string; actor_id: string; note?: string }, { container }) => {
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const row = await ledger.retrieveSwapShift(input.ledger_id)
+    if (row.kind !== "refund") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only a refund can be marked as paid by other means.")
+    if (!["address_needed", "waiting"].includes(row.status)) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is already "${row.status}" at the service; it can't be marked paid by hand.`)
+    }
+    if (row.shift_id) {
+      const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+      // An unfunded refund shift is harmless, so a refused cancel (too early) does not stop the record.
+      await clientFor(provider).cancelOrder(row.shift_id).catch(() => undefined)
+    }
+    const paidManually = { by: input.actor_id, note: input.note ?? null }
+    await ledger.updateSwapShifts({
+      id: row.id,
+      status: "paid_manually",
+      terminal: true,
+      next_sync_at: null,
+      flags: { ...(row.flags ?? {}), address_needed: null, paid_manually: paidManually },
+    })
+    await ledger.createSwapShiftEvents({
+      swap_shift_id: row.id,
+      from_status: row.status,
+      to_status: "paid_manually",
+      source: "admin",
+      action: "marked_refunded",
+      detail: paidManually,
+      occurred_at: new Date(),
+    })
+    return new StepResponse(row.id)
+  }
+)

@@ -1,0 +1,78 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { clientFor, providerById } from "../../lib/provider-registry"
+import { assertRefundMemoAllowed } from "../../lib/refund-destination"
+import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
+import { toMedusaError } from "../../lib/to-medusa-error"
+
+export type PassRefundAddressInput = {
+  ledger_id: string
+  address: string
+  memo?: string
+  /** A shopper may only answer a refund that waits for an address; an admin may also give one ahead. */
+  source: "storefront" | "admin"
+}
+
+/**
+ * Where the shopper's money goes back. For a refund the store owes whose shift waits for it: recorded,
+ * and the sync that follows makes the shift (it pays the shopper's original coin, whose memo rules
+ * apply). For a payment's deposit: given to the service at once while the shift waits in its refund
+ * status (its refusal, e.g. an invalid address, is the caller's answer and records nothing), otherwise
+ * kept in the ledger for the sync to pass on when the service asks.
+ */
+export const passRefundAddressStep = createStep(
+  "crypto-swap-pass-refund-address",
+  async (input: PassRefundAddressInput, { container }) => {
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const row = await ledger.retrieveSwapShift(input.ledger_id)
+    if (row.terminal) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This shift is over ("${row.status}").`)
+    const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+    if (row.kind === "refund") {
+      if (row.status !== "address_needed") {
+        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This refund already has its destination; it can't be changed.")
+      }
+      await assertRefundMemoAllowed(provider, row.settle_coin ?? "", row.settle_network ?? "", input.memo)
+      const now = new Date()
+      await ledger.updateSwapShifts({
+        id: row.id,
+        refund_address: input.address,
+        refund_memo: input.memo ?? null,
+        status: "creating",
+        flags: { address_needed: null },
+        next_sync_at: now,
+      })
+      await ledger.createSwapShiftEvents({ swap_shift_id: row.id, from_status: row.status, to_status: "creating", source: input.source, occurred_at: now })
+      return new StepResponse(row.id)
+    }
+    const client = clientFor(provider)
+    try {
+      const shift = row.shift_id ? await client.getShift(row.shift_id) : undefined
+      // `multiple`: a later deposit of a fixed shift ("max 1 deposit") waits for its refund on its own.
+      const awaitingRefund =
+        shift?.status === "refund" ||
+        (shift?.status === "multiple" && (shift.deposits ?? []).some((deposit) => deposit.status === "refund"))
+      if (shift?.refundAddress) {
+        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment already has a refund address; it can't be changed.")
+      }
+      if (!awaitingRefund && input.source === "storefront") {
+        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "A refund address can only be given while the payment waits for a refund.")
+      }
+      await assertRefundMemoAllowed(provider, shift?.depositCoin ?? row.deposit_coin ?? "", shift?.depositNetwork ?? row.deposit_network ?? "", input.memo)
+      if (!shift || !awaitingRefund) {
+        await ledger.updateSwapShifts({ id: row.id, refund_address: input.address, refund_memo: input.memo ?? null })
+        return new StepResponse(row.id)
+      }
+      const updated = await client.setRefundAddress(shift.id, { address: input.address, memo: input.memo })
+      await ledger.updateSwapShifts({ id: row.id, ...ledgerFieldsFromShift(updated, row), refund_address: input.address, refund_memo: input.memo ?? null })
+      // Given by hand: a sync's own attempt at it (backing off, or waiting for attention) is settled too.
+      const [pending] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "set_refund_address", state: ["pending", "attention"] })
+      if (pending) {
+        await ledger.updateSwapShiftActions({ id: pending.id, state: "done", done_at: new Date(), next_attempt_at: null, last_error: null, outcome: input.source })
+      }
+      return new StepResponse(row.id)
+    } catch (error) {
+      throw toMedusaError(error, "setting the refund address")
+    }
+  }
+)
