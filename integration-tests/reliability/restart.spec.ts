@@ -7,11 +7,12 @@ import { useSandbox } from "../helpers/sandbox"
 import { watchSecrets } from "../helpers/secret-watch"
 import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
-import { ledgerOf, orderWithPayments } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, orderWithPayments } from "../helpers/ledger"
 import { waitFor } from "../helpers/wait-for"
 import { OBSERVATION_MAX_AGE_MS } from "../../src/lib/shift/sync-observation"
 import { internalDetail, send } from "./http"
 import { figure, reportSecrets, writeReportSection } from "./report"
+import { historyGaps } from "./state"
 
 jest.setTimeout(300_000)
 
@@ -63,17 +64,23 @@ async function freePort(): Promise<number> {
   })
 }
 
-type Store = { baseUrl: string; output: () => string; kill: () => Promise<void> }
+type Store = { baseUrl: string; output: () => string; kill: () => Promise<void>; exited: Promise<void> }
+
+/** What helpers/crash-at.js prints as it kills the store. */
+const CRASH_LINE = "crash-at: killed at "
+
+/** How a started store runs: its job's tick, and where it kills itself (helpers/crash-at.js), if it does. */
+type StoreOptions = { reconcileIntervalMs: number; crashAt?: string }
 
 /**
  * `medusa start` on the test's database: a real store process, as production runs it. The port is
  * free when picked but only bound once the store has booted, so another process may take it first:
  * then the store starts again on another port.
  */
-async function startStore(reconcileIntervalMs: number): Promise<Store> {
+async function startStore(options: StoreOptions): Promise<Store> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startStoreOn(await freePort(), reconcileIntervalMs)
+      return await startStoreOn(await freePort(), options)
     } catch (error) {
       if (!(error instanceof PortTaken) || attempt === 3) throw error
     }
@@ -82,14 +89,15 @@ async function startStore(reconcileIntervalMs: number): Promise<Store> {
 
 class PortTaken extends Error {}
 
-async function startStoreOn(port: number, reconcileIntervalMs: number): Promise<Store> {
+async function startStoreOn(port: number, { reconcileIntervalMs, crashAt }: StoreOptions): Promise<Store> {
   const { DB_HOST = "localhost", DB_PORT = "5432", DB_USERNAME = "postgres", DB_PASSWORD = "" } = process.env
   const auth = DB_PASSWORD ? `${encodeURIComponent(DB_USERNAME)}:${encodeURIComponent(DB_PASSWORD)}` : encodeURIComponent(DB_USERNAME)
   const child = spawn(process.execPath, [require.resolve("@medusajs/cli/cli.js"), "start", "--port", String(port)], {
     cwd: root,
     env: {
       ...process.env,
-      NODE_OPTIONS: "",
+      NODE_OPTIONS: crashAt ? `--require ${JSON.stringify(path.join(__dirname, "../helpers/crash-at.js"))}` : "",
+      ...(crashAt ? { CRYPTO_SWAP_TEST_CRASH_AT: crashAt } : {}),
       DATABASE_URL: `postgres://${auth}@${DB_HOST}:${DB_PORT}/${DB_NAME}`,
       CRYPTO_SWAP_TEST_ADMIN: "off",
       CRYPTO_SWAP_RECONCILE_INTERVAL_MS: String(reconcileIntervalMs),
@@ -108,6 +116,8 @@ async function startStoreOn(port: number, reconcileIntervalMs: number): Promise<
   await until(
     "the store to answer",
     async () => {
+      // A store told to crash may do so on its first tick, before it was ever asked whether it is up.
+      if (!running && crashAt && output.includes(CRASH_LINE)) return true
       if (!running) throw new (/EADDRINUSE/.test(output) ? PortTaken : Error)(`medusa start exited:\n${output.slice(-3000)}`)
       return fetch(`${baseUrl}/health`).then((response) => response.ok, () => false)
     },
@@ -116,6 +126,7 @@ async function startStoreOn(port: number, reconcileIntervalMs: number): Promise<
   return {
     baseUrl,
     output: () => output,
+    exited,
     kill: async () => {
       // SIGKILL: no shutdown hook runs, nothing is flushed, as when a machine dies.
       child.kill("SIGKILL")
@@ -134,15 +145,15 @@ function captureCount(order: Awaited<ReturnType<typeof orderWithPayments>>): num
 
 medusaIntegrationTestRunner({
   dbName: DB_NAME,
-  testSuite: ({ getContainer }) => {
+  testSuite: ({ api, getContainer }) => {
     const started: Store[] = []
 
     afterAll(async () => {
       for (const store of started) await store.kill()
     })
 
-    async function store(reconcileIntervalMs: number) {
-      const running = await startStore(reconcileIntervalMs)
+    async function store(reconcileIntervalMs: number, crashAt?: string) {
+      const running = await startStore({ reconcileIntervalMs, crashAt })
       started.push(running)
       return running
     }
@@ -302,6 +313,156 @@ medusaIntegrationTestRunner({
           "",
           `- ${figure(started.length)} store processes started, ${figure(2)} killed mid-work, ${figure(outcomes.length)} payments; ` +
             "every order ended in its right state: captured exactly once, awaiting then expired, or never placed.",
+        ].join("\n")
+      )
+    })
+
+    it("kills the store between each pair of a sync's steps; the payment ends with one order, captured once", async () => {
+      const container = getContainer()
+      const fixture = await createStoreFixture(container)
+      // Made at the test's own app, which never reconciles: only the stores started below sync it.
+      const shop = storefront(api, fixture)
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      const shiftId: string = session.data.shift_id
+      const [{ id: ledgerId }] = await until("the shift to be recorded as it was made", () => ledgerRows(container, { shift_id: shiftId }), (rows) => rows.length === 1)
+      // The deposit is confirmed before any store syncs it: one sync places the order; a later one captures.
+      await env.control.deposit(shiftId)
+      await env.control.walk(shiftId, ["processing"])
+
+      const now = async () => {
+        const [row] = await ledgerRows(container, { id: ledgerId })
+        const actions = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: ledgerId })
+        const order = await orderWithPayments(container, cart.id)
+        const action = (kind: string) => actions.find((candidate) => candidate.kind === kind)
+        return {
+          row,
+          authorize: action("authorize"),
+          capture: action("capture"),
+          order,
+          payments: order?.payments.length ?? 0,
+          captures: captureCount(order),
+        }
+      }
+      const untried = { state: "pending", attempts: 0 }
+      const done = { state: "done", attempts: 1, last_error: null }
+      const settle = () => env.control.walk(shiftId, ["settling", "settled"])
+      // In the order the syncs of a payment pass them. Each store dies at the first sync that gets to its
+      // point; the next store starts from what the one before left, which is checked each time.
+      const crashes: Array<{ at: string; between: string; found: string; left: (state: Awaited<ReturnType<typeof now>>) => void; then?: () => Promise<unknown> }> = [
+        {
+          at: "stepSuccess:crypto-swap-record-shift-observation",
+          between: "confirmation recorded | actions planned",
+          found: "the confirmation recorded; no action planned, no order",
+          left: (state) => {
+            expect(state.row.status).toBe("processing")
+            expect([state.authorize, state.order]).toEqual([undefined, undefined])
+          },
+        },
+        {
+          at: "stepBegin:crypto-swap-action-authorize",
+          between: "authorization planned | authorization started",
+          found: "authorize planned, untried; no order",
+          left: (state) => {
+            expect(state.authorize).toMatchObject(untried)
+            expect(state.order).toBeUndefined()
+          },
+        },
+        {
+          at: "finish:process-payment-workflow",
+          between: "order placed, payment authorized | authorization recorded",
+          found: "the order and its authorized payment; authorize still untried in the ledger",
+          left: (state) => {
+            expect(state.authorize).toMatchObject(untried)
+            expect(state.row.authorized_at).toBeNull()
+            expect([state.payments, state.captures]).toEqual([1, 0])
+          },
+        },
+        {
+          at: "stepSuccess:crypto-swap-action-authorize",
+          between: "authorization recorded | sync finished",
+          found: "authorize done; the end of the sync not recorded",
+          left: (state) => {
+            expect(state.authorize).toMatchObject(done)
+            expect([state.payments, state.captures]).toEqual([1, 0])
+          },
+          then: settle,
+        },
+        {
+          at: "stepSuccess:crypto-swap-record-shift-observation",
+          between: "settlement recorded | actions planned",
+          found: "the settlement recorded; no capture planned",
+          left: (state) => {
+            expect(state.row.status).toBe("settled")
+            expect(state.capture).toBeUndefined()
+            expect(state.captures).toBe(0)
+          },
+        },
+        {
+          at: "stepBegin:crypto-swap-action-capture",
+          between: "capture planned | capture started",
+          found: "capture planned, untried; nothing captured",
+          left: (state) => {
+            expect(state.capture).toMatchObject(untried)
+            expect(state.captures).toBe(0)
+          },
+        },
+        {
+          at: "finish:process-payment-workflow",
+          between: "payment captured | capture recorded",
+          found: "the payment captured; capture still untried in the ledger",
+          left: (state) => {
+            expect(state.capture).toMatchObject(untried)
+            expect(state.row.captured_at).toBeNull()
+            expect([state.payments, state.captures]).toEqual([1, 1])
+          },
+        },
+        {
+          at: "stepSuccess:crypto-swap-action-capture",
+          between: "capture recorded | sync finished",
+          found: "capture done; the end of the sync not recorded",
+          left: (state) => {
+            expect(state.capture).toMatchObject(done)
+            expect(state.row.captured_at).not.toBeNull()
+          },
+        },
+      ]
+      for (const crash of crashes) {
+        const crashing = await store(RECONCILE_INTERVAL_MS, crash.at)
+        await until(`the store to die at ${crash.at}`, async () => crashing.output(), (output) => output.includes(CRASH_LINE + crash.at))
+        await crashing.exited
+        crash.left(await now())
+        await crash.then?.()
+      }
+
+      // A store that stays up finishes the sync the last one left.
+      const last = await store(RECONCILE_INTERVAL_MS)
+      const end = await until("the payment's sync to finish", now, (state) => state.row.terminal === true)
+      await last.kill()
+      expect(end.row).toMatchObject({ status: "settled", order_id: end.order!.id })
+      expect([end.authorize, end.capture]).toMatchObject([done, done])
+      expect([end.payments, end.captures]).toEqual([1, 1])
+      expect(Number(end.order!.payments[0].captures[0].amount)).toBe(Number(session.data.amount))
+      const { events } = await ledgerRow(container, { id: ledgerId })
+      expect(events.filter((event: any) => event.action === "authorized")).toHaveLength(1)
+      expect(events.filter((event: any) => event.action === "captured")).toHaveLength(1)
+      expect(historyGaps(events)).toEqual([])
+      for (const running of started) watch.check(running.output(), "a started store's output")
+
+      writeReportSection(
+        "Reliability: crash between a sync's steps",
+        [
+          "`integration-tests/reliability/restart.spec.ts`: one payment, its deposit confirmed, then settled, at the service while " +
+            `no store was up, so that one sync places its order and a later one captures. ${figure(crashes.length)} \`medusa start\` processes in turn, each killed with ` +
+            "SIGKILL by itself (`integration-tests/helpers/crash-at.js`, on Medusa's workflow orchestrator's events) at one point " +
+            "of that sync; the next one starts from what it left; a last one stays up.",
+          "",
+          "| killed between | what the next store found |",
+          "| --- | --- |",
+          ...crashes.map(({ between, found }) => `| ${between.replace(" | ", " / ")} | ${found} |`),
+          "",
+          "- Result: one order, one payment, captured once for the amount due; each action recorded done after one counted attempt; " +
+            "one `authorized` and one `captured` ledger event, no gap in the ledger's history.",
         ].join("\n")
       )
     })
