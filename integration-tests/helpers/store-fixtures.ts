@@ -16,6 +16,7 @@ export const PROVIDERS = {
   settled: "pp_crypto-swap_crypto-swap-settled",
   beforePayment: "pp_crypto-swap_crypto-swap-before",
   checkout: "pp_crypto-swap_crypto-swap-checkout",
+  shopperPaysRefundFees: "pp_crypto-swap_crypto-swap-shopper-fees",
   system: "pp_system_default",
 }
 

@@ -6,6 +6,7 @@ import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/sto
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import BigNumber from "bignumber.js"
 
 jest.setTimeout(240_000)
 
@@ -68,7 +69,8 @@ medusaIntegrationTestRunner({
       // Pending until the service settles it, whatever Medusa's payment section says: what to send, where.
       const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
       const pending = data.shifts.find((shift: any) => shift.id === rows[0].id)
-      expect(pending.view.headline).toBe(`Refund pending: send between ${rows[0].deposit_min} and ${rows[0].deposit_max} USDC on ethereum`)
+      expect(pending.view.headline).toBe(`Refund pending: send exactly ${rows[0].deposit_amount} USDC on ethereum`)
+      expect(pending.view.deposit).toMatchObject({ amount: rows[0].deposit_amount, min: null, max: null })
       expect(pending.view.deposit.address).toBe(rows[0].deposit_address)
       expect((await ledgerRow(container, { id: rows[0].id })).events.map((event) => [event.from_status, event.to_status])).toEqual([
         [null, "creating"],
@@ -104,11 +106,92 @@ medusaIntegrationTestRunner({
       await reconcile(container)
 
       const settled = await ledgerRow(container, { id: row.id })
-      expect(settled).toMatchObject({ status: "settled", terminal: true })
+      // Where the refund went stays the shopper's address, not the merchant's own fallback on the shift.
+      expect(settled).toMatchObject({ status: "settled", terminal: true, refund_address: BTC_REFUND })
       expect(settled.flags?.underpaid ?? null).toBeNull()
       const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
       const shown = data.shifts.find((shift: any) => shift.id === row.id)
       expect(shown.view).toMatchObject({ stage: "refunded", headline: "Refunded: the shopper was paid" })
+    })
+
+    it("finds the refund shift the service made when its answer was lost, instead of making a second one", async () => {
+      const container = getContainer()
+      const { payment } = await settledOrder()
+      // The service makes every refund shift asked for, and every answer is lost on the way back.
+      for (const path of ["/v2/shifts/fixed", "/v2/shifts/variable"]) {
+        env.sandbox.addFault({ method: "POST", path, afterHandling: true, reset: true, times: 20 })
+      }
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [cut] = await refundRows(container, payment.id)
+      expect(cut).toMatchObject({ status: "creating", shift_id: null })
+      const made = () => env.sandbox.shifts().filter((shift) => shift.externalId === cut.id)
+      expect(made().length).toBeGreaterThan(0)
+
+      await env.control.clearFaults()
+      await reconcile(container)
+      const [recovered] = await refundRows(container, payment.id)
+      expect(made().map((shift) => shift.id)).toEqual([recovered.shift_id])
+      expect(recovered.status).toBe("waiting")
+    })
+
+    it("asks the store to deposit enough for the shopper to get back what they paid for the refunded value (refundFees: store)", async () => {
+      const container = getContainer()
+      const { shiftId, payment } = await settledOrder()
+      const paid = await ledgerRow(container, { shift_id: shiftId })
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [row] = await refundRows(container, payment.id)
+      const shift = env.sandbox.getShift(row.shift_id!)
+      // 20 of the 49.99 settled: that share of the BTC the shopper deposited, rounded up to the satoshi.
+      const share = new BigNumber(paid.deposit_amount!).times(20).div(paid.settle_amount!).decimalPlaces(8, BigNumber.ROUND_UP).toFixed()
+      expect(shift).toMatchObject({ type: "fixed", settleCoin: "BTC", settleAmount: share, settleAddress: BTC_REFUND })
+      expect(row).toMatchObject({ type: "fixed", deposit_amount: shift.depositAmount, settle_amount: share })
+      expect(new BigNumber(shift.depositAmount).gt(20)).toBe(true)
+    })
+
+    it("asks the store to deposit exactly the refunded value when the shopper bears the fees (refundFees: shopper)", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.shopperPaysRefundFees, BTC)
+      await env.control.deposit(session.data.shift_id)
+      await env.control.walk(session.data.shift_id, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const { payments } = (await orderWithPayments(container, cart.id))!
+      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [row] = await refundRows(container, payments[0].id)
+      expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ type: "fixed", depositCoin: "USDC", depositAmount: "20" })
+      expect(row).toMatchObject({ deposit_amount: "20", status: "waiting" })
+    })
+
+    it("renews a refund shift that expired before the store funded it: the same refund, a new shift", async () => {
+      const container = getContainer()
+      const { order, payment } = await settledOrder()
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [first] = await refundRows(container, payment.id)
+      const early = await failing(api.post(`/admin/crypto-swap/shifts/${first.id}/renew-refund`, {}, admin))
+      expect(early.status).toBe(400)
+      // The fixed rate's quote runs out before the merchant sends anything.
+      await env.control.advanceClock(16 * 60)
+      await reconcile(container)
+      const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
+      expect(data.shifts.find((shift: any) => shift.id === first.id).view.headline).toBe("Refund not sent: the refund shift expired unfunded")
+
+      const renewed = await api.post(`/admin/crypto-swap/shifts/${first.id}/renew-refund`, {}, admin)
+      expect(renewed.data.sync_error).toBeNull()
+      expect(renewed.data.shift).toMatchObject({ id: first.id, status: "waiting", refund_id: first.refund_id, terminal: false })
+      expect(renewed.data.shift.shift_id).not.toBe(first.shift_id)
+      expect(env.sandbox.getShift(renewed.data.shift.shift_id)).toMatchObject({ type: "fixed", externalId: first.id, status: "waiting" })
+      expect(await refundRows(container, payment.id)).toHaveLength(1)
+      expect((await ledgerRow(container, { id: first.id })).events.map((event) => event.action ?? `${event.from_status} -> ${event.to_status}`)).toEqual([
+        "null -> creating",
+        "refund_shift_created",
+        "waiting -> expired",
+        "refund_shift_renewed",
+        "refund_shift_created",
+      ])
     })
 
     it("refunds money no order holds through a refund shift, once", async () => {

@@ -38,6 +38,12 @@ export const optionsSchema = z
     commissionRate: decimalPercent(2).optional(),
     authorizeOn: z.enum(["detected", "confirmed", "settled"]).default("confirmed"),
     placeOrder: z.enum(["after_payment", "before_payment"]).default("after_payment"),
+    /**
+     * Who bears the swap's fees on a refund. `store`: the store deposits enough for the shopper to get back
+     * the refunded share of the coin they paid. `shopper`: the store deposits the refunded value in its
+     * settlement coin, and the shopper gets that less the fees.
+     */
+    refundFees: z.enum(["store", "shopper"]).default("store"),
     /** How far (percent) a variable shift may settle below the amount due and still count as paid. */
     underpaymentTolerancePercent: decimalPercent(100).default("0"),
     /** Redirects of the deprecated hosted checkout. */

@@ -73,6 +73,7 @@ type ShiftAction =
   | { kind: "cancel"; ledgerId: string }
   | { kind: "refund-address"; ledgerId: string; input: RefundAddressInput }
   | { kind: "mark-refunded"; ledgerId: string }
+  | { kind: "renew-refund"; ledgerId: string }
 
 function runShiftAction(action: ShiftAction): Promise<ShiftActionResponse> {
   switch (action.kind) {
@@ -84,6 +85,8 @@ function runShiftAction(action: ShiftAction): Promise<ShiftActionResponse> {
       return cryptoSwapApi.setRefundAddress(action.ledgerId, action.input)
     case "mark-refunded":
       return cryptoSwapApi.markRefunded(action.ledgerId)
+    case "renew-refund":
+      return cryptoSwapApi.renewRefund(action.ledgerId)
   }
 }
 
@@ -92,6 +95,7 @@ const DONE_MESSAGE: Record<ShiftAction["kind"], string> = {
   cancel: "Shift canceled",
   "refund-address": "Refund address saved",
   "mark-refunded": "Refund recorded as paid by other means",
+  "renew-refund": "Refund shift renewed",
 }
 
 /**

@@ -49,6 +49,9 @@ export const cryptoSwapApi = {
   /** The manual refund mode: the merchant paid the shopper back by other means. */
   markRefunded: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/mark-refunded`, {}),
 
+  /** A refund shift expired before it was funded: a new one for the same refund. */
+  renewRefund: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/renew-refund`, {}),
+
   retryShift: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/retry`, {}),
 
   refundInstead: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/refund-instead`, {}),

@@ -12,6 +12,7 @@ const toDate = (value: string | null | undefined) => (value ? new Date(value) : 
  * refund address given for it belong to the other shift's coin.
  */
 export function ledgerFieldsFromShift(shift: Shift, row: {
+    kind?: "payment" | "refund" | null
     shift_id?: string | null
     deposit_address?: string | null
     type?: string | null
@@ -34,9 +35,11 @@ export function ledgerFieldsFromShift(shift: Shift, row: {
     settle_address: shift.settleAddress ?? null,
     settle_memo: shift.settleMemo ?? null,
     settle_amount: shift.settleAmount ?? null,
-    // An address the shopper gave us stays until the service has one of its own.
-    refund_address: shift.refundAddress ?? known.refund_address ?? null,
-    refund_memo: shift.refundMemo ?? known.refund_memo ?? null,
+    // An address the shopper gave us stays until the service has one of its own. A refund shift's is
+    // where the refund goes (the shift's settle address): its own refund address is the merchant's.
+    ...(row.kind === "refund"
+      ? { refund_address: row.refund_address ?? shift.settleAddress ?? null, refund_memo: row.refund_memo ?? shift.settleMemo ?? null }
+      : { refund_address: shift.refundAddress ?? known.refund_address ?? null, refund_memo: shift.refundMemo ?? known.refund_memo ?? null }),
     rate: shift.rate ?? null,
     expires_at: toDate(shift.expiresAt),
     status: shift.status,

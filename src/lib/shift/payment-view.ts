@@ -103,11 +103,14 @@ function refundWording(stage: PaymentStage, row: LedgerRowView): { headline: str
   if (row.status === "creating") return { headline: "Refund pending: making the refund shift", next_step: "Nothing to do: the refund shift appears here in a moment." }
   if (row.status === "paid_manually") return { headline: "Refunded by other means", next_step: "Nothing to do." }
   switch (stage) {
-    case "awaiting_deposit":
+    case "awaiting_deposit": {
+      const amount = row.type === "variable" ? `between ${row.deposit_min} and ${row.deposit_max}` : `exactly ${row.deposit_amount}`
+      const deadline = row.type !== "variable" && row.expires_at ? ` before ${new Date(row.expires_at).toISOString()}` : ""
       return {
-        headline: `Refund pending: send between ${row.deposit_min} and ${row.deposit_max} ${row.deposit_coin} on ${row.deposit_network}`,
-        next_step: `Send it to the address below${row.deposit_memo ? ", with the memo" : ""}; the service pays ${destination}.`,
+        headline: `Refund pending: send ${amount} ${row.deposit_coin} on ${row.deposit_network}`,
+        next_step: `Send it to the address below${row.deposit_memo ? ", with the memo" : ""}${deadline}; the service pays ${destination}.`,
       }
+    }
     case "deposit_detected":
     case "deposit_confirmed":
     case "review":
@@ -115,7 +118,7 @@ function refundWording(stage: PaymentStage, row: LedgerRowView): { headline: str
     case "refunded":
       return { headline: "Refunded: the shopper was paid", next_step: `The service sent ${row.settle_amount ? `${row.settle_amount} ` : ""}${destination}.` }
     case "expired":
-      return { headline: "Refund not sent: the refund shift expired unfunded", next_step: "Nothing reached the shopper. Refund again, or mark it paid by other means." }
+      return { headline: "Refund not sent: the refund shift expired unfunded", next_step: "Nothing reached the shopper. Renew the refund shift when you are ready to send (its fixed rate holds for about 15 minutes), or mark it paid by other means." }
     default:
       return { headline: HEADLINE[stage], next_step: nextStep(stage, row) }
   }

@@ -1,35 +1,61 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { clientFor, providerById } from "../../lib/provider-registry"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { catalogueFor, clientFor, providerById, type RegisteredProvider } from "../../lib/provider-registry"
+import { findCoinNetwork, type Quote } from "../../lib/swap-service"
+import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
-import type { ShiftAction } from "./shift-action"
+import { refundQuoteRequest } from "../../lib/shift/refund-quote"
+import type { LedgerShift, ShiftAction } from "./shift-action"
+
+/** A recorded quote this close to its end is not used to make a shift: it could expire on the way. */
+const QUOTE_MARGIN_MS = 30_000
 
 /**
- * Makes a refund's shift: variable rate, so the merchant has days to fund it, and anything sent wrongly
- * goes back to the merchant's settlement address.
+ * Makes a refund's shift at a fixed rate, so the merchant is shown the exact amount to send; anything
+ * sent wrongly goes back to the merchant's settlement address. The quote is recorded before the shift
+ * is asked for: when the answer is lost (a timeout, a crash), the next attempt asks again with the same
+ * quote and the service answers with the shift it already made, never a second one.
  */
 export const createRefundShift: ShiftAction = async (container, row) => {
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   const settlement = provider.options.settlement[row.currency_code ?? ""]
-  const shift = await clientFor(provider).createVariableShift(
+  // The service wants to know whom a server's request is for: the shopper the refund goes to.
+  const context = { userIp: row.customer_ip ?? undefined }
+  const recorded = row.refund_quote as Quote | null
+  const quote =
+    recorded && Date.parse(recorded.expiresAt) - QUOTE_MARGIN_MS > Date.now() ? recorded : await recordNewQuote(container, provider, row, context)
+  const shift = await clientFor(provider).createFixedShift(
     {
-      depositCoin: row.deposit_coin!,
-      depositNetwork: row.deposit_network!,
-      settleCoin: row.settle_coin!,
-      settleNetwork: row.settle_network!,
+      quote,
       settleAddress: row.refund_address!,
       settleMemo: row.refund_memo ?? undefined,
       refundAddress: settlement?.address,
       refundMemo: settlement?.memo,
       externalId: row.id,
     },
-    // The service wants to know whom a server's request is for: the shopper the refund goes to.
-    { userIp: row.customer_ip ?? undefined }
+    context
   )
-  // The ledger's refund_address of a refund shift stays the shopper's: where the refund goes.
-  const fields = ledgerFieldsFromShift(shift, { refund_address: row.refund_address, refund_memo: row.refund_memo })
   return {
-    ledger: { ...fields, refund_address: row.refund_address, refund_memo: row.refund_memo, flags: { address_needed: null } },
+    ledger: { ...ledgerFieldsFromShift(shift, { kind: "refund", refund_address: row.refund_address, refund_memo: row.refund_memo }), flags: { address_needed: null } },
     history: "refund_shift_created",
     reread: false,
   }
+}
+
+async function recordNewQuote(container: Parameters<ShiftAction>[0], provider: RegisteredProvider, row: LedgerShift, context: { userIp?: string }) {
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const [paid] = row.refund_of_shift_id ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id }) : []
+  const coins = await catalogueFor(provider).get()
+  const decimalsOf = (coin: string | null, network: string | null) => {
+    const found = findCoinNetwork(coins, coin ?? "", network ?? "")
+    if (!found) throw new Error(`${coin} on ${network} is not offered by the service now`)
+    return coinDecimals(found, network!)
+  }
+  const request = refundQuoteRequest(row, paid, provider.options.refundFees, {
+    deposit: decimalsOf(row.deposit_coin, row.deposit_network),
+    settle: decimalsOf(row.settle_coin, row.settle_network),
+  })
+  const quote = await clientFor(provider).createQuote(request, context)
+  await ledger.updateSwapShifts({ id: row.id, refund_quote: quote as unknown as Record<string, unknown> })
+  return quote
 }

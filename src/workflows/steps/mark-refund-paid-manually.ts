@@ -13,7 +13,7 @@ export const markRefundPaidManuallyStep = createStep(
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const row = await ledger.retrieveSwapShift(input.ledger_id)
     if (row.kind !== "refund") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only a refund can be marked as paid by other means.")
-    if (!["address_needed", "waiting"].includes(row.status)) {
+    if (!["address_needed", "waiting", "expired"].includes(row.status)) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is already "${row.status}" at the service; it can't be marked paid by hand.`)
     }
     if (row.shift_id) {

@@ -17,9 +17,9 @@ export type PassRefundAddressInput = {
 /**
  * Where the shopper's money goes back. For a refund the store owes whose shift waits for it: recorded,
  * and the sync that follows makes the shift (it pays the shopper's original coin, whose memo rules
- * apply). For a payment's deposit: given to the service at once while the shift waits in its refund
- * status (its refusal, e.g. an invalid address, is the caller's answer and records nothing), otherwise
- * kept in the ledger for the sync to pass on when the service asks.
+ * apply). For a payment's deposit: a shopper's is given to the service at once, only while the shift
+ * waits in its refund status (its refusal, e.g. an invalid address, is the shopper's answer and records
+ * nothing); an admin's is kept in the ledger for the sync to pass on when the service asks.
  */
 export const passRefundAddressStep = createStep(
   "crypto-swap-pass-refund-address",
@@ -45,6 +45,16 @@ export const passRefundAddressStep = createStep(
       await ledger.createSwapShiftEvents({ swap_shift_id: row.id, from_status: row.status, to_status: "creating", source: input.source, occurred_at: now })
       return new StepResponse(row.id)
     }
+    if (input.source === "admin") {
+      // Kept for the sync that follows, which passes it on while the service waits for it: the admin's
+      // answer holds the address whatever the service says then (a refusal waits in the action's record).
+      if ((row.snapshot as { refundAddress?: string } | null)?.refundAddress) {
+        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment already has a refund address; it can't be changed.")
+      }
+      await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", input.memo)
+      await ledger.updateSwapShifts({ id: row.id, refund_address: input.address, refund_memo: input.memo ?? null })
+      return new StepResponse(row.id)
+    }
     const client = clientFor(provider)
     try {
       const shift = row.shift_id ? await client.getShift(row.shift_id) : undefined
@@ -55,17 +65,13 @@ export const passRefundAddressStep = createStep(
       if (shift?.refundAddress) {
         throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment already has a refund address; it can't be changed.")
       }
-      if (!awaitingRefund && input.source === "storefront") {
+      if (!shift || !awaitingRefund) {
         throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "A refund address can only be given while the payment waits for a refund.")
       }
-      await assertRefundMemoAllowed(provider, shift?.depositCoin ?? row.deposit_coin ?? "", shift?.depositNetwork ?? row.deposit_network ?? "", input.memo)
-      if (!shift || !awaitingRefund) {
-        await ledger.updateSwapShifts({ id: row.id, refund_address: input.address, refund_memo: input.memo ?? null })
-        return new StepResponse(row.id)
-      }
+      await assertRefundMemoAllowed(provider, shift.depositCoin ?? row.deposit_coin ?? "", shift.depositNetwork ?? row.deposit_network ?? "", input.memo)
       const updated = await client.setRefundAddress(shift.id, { address: input.address, memo: input.memo })
       await ledger.updateSwapShifts({ id: row.id, ...ledgerFieldsFromShift(updated, row), refund_address: input.address, refund_memo: input.memo ?? null })
-      // Given by hand: a sync's own attempt at it (backing off, or waiting for attention) is settled too.
+      // Given by the shopper: a sync's own attempt at it (backing off, or waiting for attention) is settled too.
       const [pending] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "set_refund_address", state: ["pending", "attention"] })
       if (pending) {
         await ledger.updateSwapShiftActions({ id: pending.id, state: "done", done_at: new Date(), next_attempt_at: null, last_error: null, outcome: input.source })

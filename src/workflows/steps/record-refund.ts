@@ -22,7 +22,7 @@ export async function recordRefund(
     {
       kind: "refund",
       refund_id: input.refund_id,
-      type: "variable",
+      type: "fixed",
       provider_id: of.provider_id,
       payment_id: input.payment_id,
       order_id: of.order_id,

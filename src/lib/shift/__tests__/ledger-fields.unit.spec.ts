@@ -31,6 +31,14 @@ describe("ledgerFieldsFromShift", () => {
     expect(fields).toMatchObject({ type: "checkout", deposit_address: "0xKEPT", refund_address: "0xREFUND" })
   })
 
+  it("keeps a refund shift's destination, the shopper's address, not the merchant's fallback the shift carries", () => {
+    const refundShift = shift({ settleCoin: "BTC", settleAddress: "bc1qSHOPPER", refundAddress: "0xMERCHANT" })
+    expect(ledgerFieldsFromShift(refundShift, { kind: "refund", refund_address: "bc1qSHOPPER", refund_memo: null })).toMatchObject({
+      refund_address: "bc1qSHOPPER",
+    })
+    expect(ledgerFieldsFromShift(refundShift, { kind: "refund" })).toMatchObject({ refund_address: "bc1qSHOPPER" })
+  })
+
   it("carries nothing over from another shift of a hosted checkout (the payer switched coins)", () => {
     const fields = ledgerFieldsFromShift(shift({ id: "sol-shift", depositCoin: "SOL", depositNetwork: "solana", depositAddress: "So1NEW" }), row)
     expect(fields).toMatchObject({

@@ -1,6 +1,7 @@
 import { parseOptions } from "../../options"
 import { decideLedgerRow, decideShift } from "../ledger-fields"
 import { planRefundShift } from "../shift-actions"
+import { refundQuoteRequest } from "../refund-quote"
 
 const options = parseOptions({
   baseUrl: "https://swap.example",
@@ -27,5 +28,31 @@ describe("refund shifts", () => {
     expect(planRefundShift({ status: "creating", refund_address: "bc1q", flags: null }).createRefundShift).toBe(true)
     expect(planRefundShift({ status: "address_needed", refund_address: null, flags: { address_needed: true } }).createRefundShift).toBe(false)
     expect(planRefundShift({ status: "paid_manually", refund_address: "bc1q", flags: null }).createRefundShift).toBe(false)
+  })
+
+  describe("are priced by a quote that fixes one side exactly", () => {
+    const refund = { amount_due: "20", deposit_coin: "USDC", deposit_network: "ethereum", settle_coin: "BTC", settle_network: "bitcoin" }
+    const pair = { depositCoin: "USDC", depositNetwork: "ethereum", settleCoin: "BTC", settleNetwork: "bitcoin" }
+    const paid = { deposit_amount: "0.00080791", settle_amount: "49.99" }
+    const decimals = { deposit: 6, settle: 8 }
+
+    it("the store paying the fees: the shopper gets the refunded share of their deposit, rounded up", () => {
+      // 0.00080791 x 20 / 49.99 = 0.000323228...: never less for the shopper.
+      expect(refundQuoteRequest(refund, paid, "store", decimals)).toEqual({ ...pair, settleAmount: "0.00032323" })
+      expect(refundQuoteRequest({ ...refund, amount_due: "49.99" }, paid, "store", decimals)).toEqual({ ...pair, settleAmount: "0.00080791" })
+      // Never more than was deposited, whatever the amount asked.
+      expect(refundQuoteRequest({ ...refund, amount_due: "60" }, paid, "store", decimals)).toEqual({ ...pair, settleAmount: "0.00080791" })
+    })
+
+    it("the shopper paying them: the store deposits the refunded value in its settlement coin", () => {
+      expect(refundQuoteRequest(refund, paid, "shopper", decimals)).toEqual({ ...pair, depositAmount: "20" })
+      expect(refundQuoteRequest({ ...refund, amount_due: "20.1234567" }, undefined, "shopper", decimals)).toEqual({ ...pair, depositAmount: "20.123457" })
+    })
+
+    it("refuse to guess when the refunded payment's deposit is unknown", () => {
+      expect(() => refundQuoteRequest(refund, undefined, "store", decimals)).toThrow("deposit is not known")
+      expect(() => refundQuoteRequest(refund, { deposit_amount: "0.1", settle_amount: "0" }, "store", decimals)).toThrow("deposit is not known")
+      expect(() => refundQuoteRequest({ ...refund, amount_due: null }, paid, "shopper", decimals)).toThrow("no amount")
+    })
   })
 })

@@ -14,6 +14,8 @@ export class Migration20261124111218 extends Migration {
     this.addSql(`alter table if exists "crypto_swap_shift_action" add constraint "crypto_swap_shift_action_kind_check" check("kind" in ('authorize', 'capture', 'cancel_expired', 'cancel_refunded', 'set_refund_address', 'cancel_abandoned', 'create_refund_shift'));`);
 
     this.addSql(`alter table if exists "crypto_swap_shift" add column if not exists "customer_ip" text null;`);
+
+    this.addSql(`alter table if exists "crypto_swap_shift" add column if not exists "refund_quote" jsonb null;`);
   }
 
   override async down(): Promise<void> {
@@ -28,6 +30,8 @@ export class Migration20261124111218 extends Migration {
     this.addSql(`alter table if exists "crypto_swap_shift_action" add constraint "crypto_swap_shift_action_kind_check" check("kind" in ('authorize', 'capture', 'cancel_expired', 'cancel_refunded', 'set_refund_address', 'cancel_abandoned'));`);
 
     this.addSql(`alter table if exists "crypto_swap_shift" drop column if exists "customer_ip";`);
+
+    this.addSql(`alter table if exists "crypto_swap_shift" drop column if exists "refund_quote";`);
   }
 
 }

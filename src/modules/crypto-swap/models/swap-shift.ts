@@ -39,6 +39,11 @@ export const SwapShift = model
     refund_memo: model.text().nullable(),
     /** The shopper's IP: the service wants it with every shift made for them, refund shifts included. */
     customer_ip: model.text().nullable(),
+    /**
+     * A refund shift's quote, recorded before the shift is asked for: a retry after a lost answer uses it
+     * again, and the service then answers with the shift it made ("Quote has already been accepted").
+     */
+    refund_quote: model.json().nullable(),
     rate: model.text().nullable(),
     /** What the order is owed, in the store currency. */
     amount_due: model.text().nullable(),

@@ -56,7 +56,9 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
   }
 
   const refundable = canRefundViaShift(shift, payment)
-  const manuallyRefundable = shift.kind === "refund" && ["address_needed", "waiting"].includes(shift.status)
+  const manuallyRefundable = shift.kind === "refund" && ["address_needed", "waiting", "expired"].includes(shift.status)
+  // A refund shift lives as long as its quote: one that expired unfunded is renewed when the merchant is ready to send.
+  const renewable = shift.kind === "refund" && shift.status === "expired"
 
   return (
     <div className="flex flex-col gap-y-3">
@@ -103,6 +105,18 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
             data-testid="crypto-swap-mark-refunded"
           >
             Mark refunded
+          </Button>
+        ) : null}
+        {renewable ? (
+          <Button
+            size="small"
+            variant="secondary"
+            isLoading={pendingKind === "renew-refund"}
+            disabled={action.isPending}
+            onClick={() => action.mutate({ kind: "renew-refund", ledgerId: shift.id })}
+            data-testid="crypto-swap-renew-refund"
+          >
+            Renew refund shift
           </Button>
         ) : null}
         {refundable ? (

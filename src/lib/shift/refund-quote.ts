@@ -1,0 +1,44 @@
+import BigNumber from "bignumber.js"
+import type { QuoteRequest } from "../swap-service/client"
+import type { CryptoSwapOptions } from "../options"
+import { roundUp } from "../money"
+
+/** A refund: the store deposits its settlement coin, the shopper receives the coin they paid with. */
+type RefundRow = {
+  amount_due: string | null
+  deposit_coin: string | null
+  deposit_network: string | null
+  settle_coin: string | null
+  settle_network: string | null
+}
+
+/** The payment refunded: what the shopper deposited in their coin, and what it settled to. */
+type PaidRow = { deposit_amount: string | null; settle_amount: string | null }
+
+/**
+ * The quote a refund shift is made from, which fixes one side exactly. `store` pays the fees: the shopper
+ * receives the refunded share of the coin they deposited (20 of 49.99 settled gives back 20/49.99 of the
+ * deposit), rounded up to the coin's precision so they never get less. `shopper` pays them: the store
+ * deposits the refunded value in its settlement coin, which the store currency maps onto one to one.
+ */
+export function refundQuoteRequest(
+  refund: RefundRow,
+  paid: PaidRow | undefined,
+  refundFees: CryptoSwapOptions["refundFees"],
+  decimals: { deposit: number; settle: number }
+): QuoteRequest {
+  const pair = {
+    depositCoin: refund.deposit_coin!,
+    depositNetwork: refund.deposit_network!,
+    settleCoin: refund.settle_coin!,
+    settleNetwork: refund.settle_network!,
+  }
+  if (!refund.amount_due) throw new Error("The refund has no amount")
+  if (refundFees === "shopper") return { ...pair, depositAmount: roundUp(refund.amount_due, decimals.deposit) }
+  if (!paid?.deposit_amount || !paid.settle_amount || new BigNumber(paid.settle_amount).isZero()) {
+    throw new Error("The refunded payment's deposit is not known: the refund can't be priced in the shopper's coin")
+  }
+  // Multiplied before dividing, and never more than was deposited.
+  const share = BigNumber.min(new BigNumber(paid.deposit_amount).times(refund.amount_due).div(paid.settle_amount), paid.deposit_amount)
+  return { ...pair, settleAmount: roundUp(share.toFixed(), decimals.settle) }
+}

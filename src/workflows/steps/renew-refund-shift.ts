@@ -1,0 +1,41 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { MedusaError } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+
+/**
+ * A refund shift lives as long as its fixed rate's quote: when it expired before the merchant funded
+ * it, the same refund gets a new quote and shift from the sync that follows. Asked for by the admin
+ * when ready to send, so nothing renews quotes unattended.
+ */
+export const renewRefundShiftStep = createStep("crypto-swap-renew-refund-shift", async (input: { ledger_id: string }, { container }) => {
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const row = await ledger.retrieveSwapShift(input.ledger_id)
+  const funded = Boolean(row.deposit_hash) || ((row.deposits as unknown[] | null)?.length ?? 0) > 0
+  if (row.kind !== "refund" || row.status !== "expired" || funded) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only a refund whose shift expired before it was funded can be renewed.")
+  }
+  const now = new Date()
+  await ledger.updateSwapShifts({
+    id: row.id,
+    shift_id: null,
+    refund_quote: null,
+    status: "creating",
+    terminal: false,
+    expires_at: null,
+    next_sync_at: now,
+  })
+  const [made] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "create_refund_shift" })
+  if (made) {
+    await ledger.updateSwapShiftActions({ id: made.id, state: "pending", attempts: 0, next_attempt_at: null, done_at: null, last_error: null, outcome: null })
+  }
+  await ledger.createSwapShiftEvents({
+    swap_shift_id: row.id,
+    from_status: row.status,
+    to_status: "creating",
+    source: "admin",
+    action: "refund_shift_renewed",
+    detail: { expired_shift_id: row.shift_id },
+    occurred_at: now,
+  })
+  return new StepResponse(row.id)
+})
