@@ -1,4 +1,10 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import {
+  createLocationFulfillmentSetWorkflow,
+  createServiceZonesWorkflow,
+  createShippingOptionsWorkflow,
+  createShippingProfilesWorkflow,
+} from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
@@ -24,6 +30,50 @@ async function medusaRefunds(container: MedusaContainer, paymentId: string) {
 
 async function refundRows(container: MedusaContainer, paymentId: string) {
   return ledgerOf(container).listSwapShifts({ kind: "refund", payment_id: paymentId }, { order: { created_at: "ASC" } })
+}
+
+/** A shipping option of Medusa's manual fulfillment provider at `locationId`, so an order can be fulfilled and returned. */
+async function manualShippingOption(container: MedusaContainer, locationId: string): Promise<string> {
+  const provider_id = "manual_manual"
+  await container.resolve(ContainerRegistrationKeys.LINK).create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: locationId },
+    [Modules.FULFILLMENT]: { fulfillment_provider_id: provider_id },
+  })
+  const {
+    result: [profile],
+  } = await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: `Returns ${locationId}`, type: "default" }] } })
+  await createLocationFulfillmentSetWorkflow(container).run({
+    input: { location_id: locationId, fulfillment_set_data: { name: `Shipping ${locationId}`, type: "shipping" } },
+  })
+  const {
+    data: [
+      {
+        fulfillment_sets: [set],
+      },
+    ],
+  } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "stock_location", fields: ["fulfillment_sets.id"], filters: { id: locationId } })
+  const {
+    result: [zone],
+  } = await createServiceZonesWorkflow(container).run({
+    input: { data: [{ name: "Everywhere", fulfillment_set_id: set.id, geo_zones: [{ type: "country", country_code: "us" }] }] },
+  })
+  const {
+    result: [option],
+  } = await createShippingOptionsWorkflow(container).run({
+    input: [
+      {
+        name: "Manual",
+        service_zone_id: zone.id,
+        shipping_profile_id: profile.id,
+        provider_id,
+        price_type: "flat",
+        type: { label: "Manual", description: "Manual", code: "manual" },
+        prices: [{ currency_code: "usd", amount: 0 }],
+        rules: [],
+      },
+    ],
+  })
+  return option.id
 }
 
 medusaIntegrationTestRunner({
@@ -76,6 +126,41 @@ medusaIntegrationTestRunner({
         [null, "creating"],
         ["creating", "waiting"],
       ])
+    })
+
+    it("makes one refund shift for a return's refund, keyed on Medusa's refund", async () => {
+      const container = getContainer()
+      const { order, payment } = await settledOrder()
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const {
+        data: [placed],
+      } = await query.graph({ entity: "order", fields: ["items.id"], filters: { id: order.id } })
+      const {
+        data: [location],
+      } = await query.graph({ entity: "stock_location", fields: ["id"], filters: { name: "Warehouse" } })
+      const item = { id: placed.items[0].id, quantity: 1 }
+      // Delivered, then sent back by the shopper: the admin records both as Medusa's dashboard does.
+      const shipping_option_id = await manualShippingOption(container, location.id)
+      await api.post(`/admin/orders/${order.id}/fulfillments`, { items: [item], location_id: location.id, shipping_option_id }, admin)
+      const { data: requested } = await api.post("/admin/returns", { order_id: order.id, location_id: location.id }, admin)
+      const returnId = requested.return.id
+      await api.post(`/admin/returns/${returnId}/request-items`, { items: [item] }, admin)
+      await api.post(`/admin/returns/${returnId}/request`, {}, admin)
+      await api.post(`/admin/returns/${returnId}/receive`, {}, admin)
+      await api.post(`/admin/returns/${returnId}/receive-items`, { items: [item] }, admin)
+      await api.post(`/admin/returns/${returnId}/receive/confirm`, {}, admin)
+      // The order now owes the shopper the item's price: the dashboard's "Refund" pays that difference.
+      const { data: owed } = await api.get(`/admin/orders/${order.id}?fields=summary.*`, admin)
+      const difference = -Number(owed.order.summary.pending_difference)
+      expect(difference).toBeGreaterThan(0)
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: difference }, admin)
+      await reconcile(container)
+
+      const [medusaRefund] = await medusaRefunds(container, payment.id)
+      const rows = await refundRows(container, payment.id)
+      expect(rows).toHaveLength(1)
+      expect(rows[0]).toMatchObject({ refund_id: medusaRefund.id, amount_due: String(difference), status: "waiting", settle_address: BTC_REFUND })
+      expect(env.sandbox.shifts().filter((shift) => shift.externalId === rows[0].id)).toHaveLength(1)
     })
 
     it("records both of two refunds made at the same moment, each with its own refund shift", async () => {
