@@ -163,6 +163,29 @@ medusaIntegrationTestRunner({
       expect(env.sandbox.shifts().filter((shift) => shift.externalId === rows[0].id)).toHaveLength(1)
     })
 
+    it("waits for the shopper's address when none is known, then makes the refund shift, every step in its history", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+      await env.control.deposit(session.data.shift_id)
+      await env.control.walk(session.data.shift_id, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const { payments } = (await orderWithPayments(container, cart.id))!
+      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [waiting] = await refundRows(container, payments[0].id)
+      expect(waiting).toMatchObject({ status: "address_needed", shift_id: null })
+
+      await api.post(`/admin/crypto-swap/shifts/${waiting.id}/refund-address`, { address: BTC_REFUND }, admin)
+      const made = await ledgerRow(container, { id: waiting.id })
+      expect(made).toMatchObject({ status: "waiting", refund_address: BTC_REFUND, settle_address: BTC_REFUND })
+      expect(made.events.map((event) => [event.from_status, event.to_status])).toEqual([
+        [null, "address_needed"],
+        ["address_needed", "creating"],
+        ["creating", "waiting"],
+      ])
+    })
+
     it("records both of two refunds made at the same moment, each with its own refund shift", async () => {
       const container = getContainer()
       const { payment } = await settledOrder()
