@@ -1,6 +1,9 @@
 import type { StatusDecision } from "./status-map"
 import { compareDecimals } from "../money"
 
+/** Stages at which a variable deposit has been judged against the amount due, and found to cover it unless underpaid. */
+const JUDGED_STAGES = new Set(["deposit_detected", "deposit_confirmed", "settled"])
+
 /** The ledger columns that say what the plugin has already done about a shift. */
 export type ShiftActionState = {
   kind: "payment" | "refund"
@@ -110,7 +113,8 @@ export function planShiftActions(
 
   // Cleared flags are set to null: the ledger merges JSON columns on update.
   flags.review = decision.stage === "review" ? shift.issue ?? "review" : null
-  if (decision.stage === "underpaid") flags.underpaid = decision.settledAmount
+  if (decision.stage === "underpaid") flags.underpaid = decision.settledAmount ?? decision.expectedAmount
+  else if (JUDGED_STAGES.has(decision.stage)) flags.underpaid = null
   if (decision.stage === "settled" && decision.settledAmount && row.amount_due && compareDecimals(decision.settledAmount, row.amount_due) > 0) {
     flags.overpaid = decision.settledAmount
   }

@@ -40,6 +40,7 @@ export type ShiftDepositLike = {
 export type ShiftLike = {
   status: string
   type?: string | null
+  /** On a variable shift, known once its deposit is: what it will settle, before it has. */
   settleAmount?: string | null
   deposits?: ShiftDepositLike[] | null
 }
@@ -68,6 +69,8 @@ export type StatusDecision = {
   /** The status the decision was made from: the shift's, or for `multiple` the one its deposits add up to. */
   effectiveStatus: string
   settledAmount?: string
+  /** A variable shift's deposit on its way: what the service says it will settle. */
+  expectedAmount?: string
 }
 
 const IN_FLIGHT_ORDER = ["pending", "review", "processing", "settling"]
@@ -135,9 +138,14 @@ export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDeci
   let stage: PaymentStage = STAGE_OF_STATUS[status] ?? "unknown"
   const settledAmount = stage === "settled" ? multipleSettled ?? shift.settleAmount ?? undefined : undefined
 
-  if (stage === "settled" && shift.type === "variable" && settledAmount) {
+  // A variable deposit may be any amount in the range: it is judged as soon as the service says what it
+  // will settle, before anything is authorized or any order placed, and again once it has settled.
+  const inFlight = stage === "deposit_detected" || stage === "deposit_confirmed" || stage === "review"
+  const expectedAmount = inFlight && shift.status !== "multiple" ? shift.settleAmount ?? undefined : undefined
+  const judged = settledAmount ?? expectedAmount
+  if ((stage === "settled" || inFlight) && shift.type === "variable" && judged) {
     const floor = lessPercent(policy.amountDue, policy.underpaymentTolerancePercent)
-    if (compareDecimals(settledAmount, floor) < 0) stage = "underpaid"
+    if (compareDecimals(judged, floor) < 0) stage = "underpaid"
   }
 
   let session: PaymentSessionStatus
@@ -147,5 +155,5 @@ export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDeci
   else if (stage === "expired") session = PaymentSessionStatus.CANCELED
   else session = stageBeforePayment(policy)
 
-  return { stage, session, action: ACTION_OF_SESSION[session], effectiveStatus: status, settledAmount }
+  return { stage, session, action: ACTION_OF_SESSION[session], effectiveStatus: status, settledAmount, ...(expectedAmount ? { expectedAmount } : {}) }
 }
