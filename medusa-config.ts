@@ -80,7 +80,7 @@ module.exports = defineConfig({
             mode: "checkout",
             checkout: { successUrl: "http://shop.test/order/confirmed", cancelUrl: "http://shop.test/cart" },
           }),
-          provider("crypto-swap-shopper-fees", { refundFees: "shopper" }),
+          provider("crypto-swap-refunding", { refundFees: "shopper", overpayment: "refund" }),
         ],
       },
     },

@@ -16,7 +16,8 @@ export const PROVIDERS = {
   settled: "pp_crypto-swap_crypto-swap-settled",
   beforePayment: "pp_crypto-swap_crypto-swap-before",
   checkout: "pp_crypto-swap_crypto-swap-checkout",
-  shopperPaysRefundFees: "pp_crypto-swap_crypto-swap-shopper-fees",
+  // The shopper bears refund fees, and money paid too much is refunded.
+  refunding: "pp_crypto-swap_crypto-swap-refunding",
   system: "pp_system_default",
 }
 

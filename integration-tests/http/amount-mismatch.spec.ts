@@ -3,13 +3,14 @@ import BigNumber from "bignumber.js"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
-import { ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
 
 const env = useSandbox()
 // Variable rate only: the shopper may send any amount in the accepted range.
 const ZK_ETH = { deposit_coin: "ETH", deposit_network: "zksync" }
+const ETH_REFUND = "0x52908400098527886E0F7030069857D2E4169EE7"
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
@@ -21,9 +22,17 @@ medusaIntegrationTestRunner({
       shop = storefront(api, store)
     })
 
-    async function variablePayment() {
+    /** What to deposit for `factor` times `amount` at the pair's rate (the service's fees included). */
+    async function depositWorth(amount: string, factor: string) {
+      const { baseUrl, account } = env.sandbox
+      const pair = await fetch(`${baseUrl}/v2/pair/eth-zksync/usdc-ethereum?affiliateId=${account.id}`, { headers: { "x-service-secret": account.secret } })
+      const { rate } = (await pair.json()) as { rate: string }
+      return new BigNumber(amount).times(factor).div(rate).decimalPlaces(8, BigNumber.ROUND_UP)
+    }
+
+    async function variablePayment(providerId = PROVIDERS.default) {
       const cart = await shop.createCart()
-      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, ZK_ETH)
+      const { session } = await shop.createPaymentSession(cart.id, providerId, { ...ZK_ETH, refund_address: ETH_REFUND })
       expect(session.data.shift_type).toBe("variable")
       return { cart, session, shiftId: session.data.shift_id as string }
     }
@@ -60,11 +69,7 @@ medusaIntegrationTestRunner({
     it("places the order as soon as a variable-rate deposit is known to cover the amount due", async () => {
       const container = getContainer()
       const { cart, session, shiftId } = await variablePayment()
-      // A fifth more than the order needs at the pair's rate (the service's fees included).
-      const { baseUrl, account } = env.sandbox
-      const pair = await fetch(`${baseUrl}/v2/pair/eth-zksync/usdc-ethereum?affiliateId=${account.id}`, { headers: { "x-service-secret": account.secret } })
-      const { rate } = (await pair.json()) as { rate: string }
-      const covering = new BigNumber(session.data.amount).div(rate).times(1.2).decimalPlaces(8, BigNumber.ROUND_UP)
+      const covering = await depositWorth(session.data.amount, "1.2")
       await env.control.deposit(shiftId, { amount: covering.toFixed() })
       await env.control.setStatus(shiftId, "processing")
       const expected = env.sandbox.getShift(shiftId).settleAmount
@@ -72,6 +77,36 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       const order = await orderWithPayments(container, cart.id)
       expect(order?.payments).toHaveLength(1)
+    })
+
+    async function overpaid(providerId: string) {
+      const container = getContainer()
+      const { cart, session, shiftId } = await variablePayment(providerId)
+      await env.control.deposit(shiftId, { amount: (await depositWorth(session.data.amount, "1.5")).toFixed() })
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const order = (await orderWithPayments(container, cart.id))!
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      const excess = new BigNumber(row.settle_amount!).minus(session.data.amount).toFixed()
+      return { container, order, row, excess, amount: session.data.amount as string }
+    }
+
+    it("captures the amount due and flags the excess of an overpayment, kept by default", async () => {
+      const { container, order, row, excess, amount } = await overpaid(PROVIDERS.default)
+      expect(order.payments[0].captures.map((capture: any) => Number(capture.amount))).toEqual([Number(amount)])
+      expect(row.flags).toMatchObject({ overpaid: excess })
+      expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })).toEqual([])
+    })
+
+    it("refunds the excess of an overpayment through a refund shift, once (overpayment: refund)", async () => {
+      const { container, order, row, excess, amount } = await overpaid(PROVIDERS.refunding)
+      expect(order.payments[0].captures.map((capture: any) => Number(capture.amount))).toEqual([Number(amount)])
+      await reconcile(container)
+      const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })
+      expect(refunds).toHaveLength(1)
+      expect(refunds[0]).toMatchObject({ refund_id: `excess_${row.id}`, amount_due: excess, status: "waiting", refund_address: ETH_REFUND })
+      // The shopper bears the fees with this provider: the store deposits exactly the excess.
+      expect(env.sandbox.getShift(refunds[0].shift_id!)).toMatchObject({ depositAmount: excess, settleAddress: ETH_REFUND, settleNetwork: "zksync" })
     })
   },
 })

@@ -261,7 +261,7 @@ medusaIntegrationTestRunner({
     it("asks the store to deposit exactly the refunded value when the shopper bears the fees (refundFees: shopper)", async () => {
       const container = getContainer()
       const cart = await shop.createCart()
-      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.shopperPaysRefundFees, BTC)
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.refunding, BTC)
       await env.control.deposit(session.data.shift_id)
       await env.control.walk(session.data.shift_id, ["processing", "settling", "settled"])
       await reconcile(container)

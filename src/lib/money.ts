@@ -48,6 +48,11 @@ export function lessPercent(amount: string, percent: string): string {
   return new BigNumberJS(amount).times(new BigNumberJS(100).minus(percent)).div(100).toFixed()
 }
 
+/** `amount * (1 + percent / 100)`, used for tolerance bounds. */
+export function morePercent(amount: string, percent: string): string {
+  return new BigNumberJS(amount).times(new BigNumberJS(100).plus(percent)).div(100).toFixed()
+}
+
 /** Deposit needed to receive `settleAmount` at `rate` (settle per deposit), rounded up. */
 export function depositFor(settleAmount: string, rate: string, decimals: number): string {
   // The division itself rounds up at `decimals` places: dividing at the default 20 places (half-up)

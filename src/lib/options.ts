@@ -44,6 +44,12 @@ export const optionsSchema = z
      * settlement coin, and the shopper gets that less the fees.
      */
     refundFees: z.enum(["store", "shopper"]).default("store"),
+    /**
+     * Money settled above the amount due by more than `overpaymentTolerancePercent`: flagged `overpaid`
+     * with the excess, and kept, or refunded to the shopper through a refund shift.
+     */
+    overpayment: z.enum(["keep", "refund"]).default("keep"),
+    overpaymentTolerancePercent: decimalPercent(100).default("1"),
     /** How far (percent) a variable shift may settle below the amount due and still count as paid. */
     underpaymentTolerancePercent: decimalPercent(100).default("0"),
     /** Redirects of the deprecated hosted checkout. */

@@ -132,7 +132,7 @@ describe("settle amounts never fall below the amount due", () => {
                   type: "variable",
                   deposits: deposits.map((settleAmount, i) => ({ status: "settled", settleAmount, depositHash: `0x${i}` })),
                 }
-          const policy = { authorizeOn: "confirmed" as const, placeOrder: "after_payment" as const, amountDue, underpaymentTolerancePercent: tolerance }
+          const policy = { authorizeOn: "confirmed" as const, placeOrder: "after_payment" as const, amountDue, underpaymentTolerancePercent: tolerance, overpaymentTolerancePercent: "1" }
           const decision = decideStatus(shift, policy)
           const settled = deposits.reduce((sum, amount) => sum.plus(amount), new BigNumberJS(0))
           const floor = new BigNumberJS(amountDue).times(new BigNumberJS(100).minus(tolerance)).div(100)

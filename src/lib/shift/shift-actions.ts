@@ -1,5 +1,4 @@
 import type { StatusDecision } from "./status-map"
-import { compareDecimals } from "../money"
 
 /** Stages at which a variable deposit has been judged against the amount due, and found to cover it unless underpaid. */
 const JUDGED_STAGES = new Set(["deposit_detected", "deposit_confirmed", "settled"])
@@ -115,9 +114,7 @@ export function planShiftActions(
   flags.review = decision.stage === "review" ? shift.issue ?? "review" : null
   if (decision.stage === "underpaid") flags.underpaid = decision.settledAmount ?? decision.expectedAmount
   else if (JUDGED_STAGES.has(decision.stage)) flags.underpaid = null
-  if (decision.stage === "settled" && decision.settledAmount && row.amount_due && compareDecimals(decision.settledAmount, row.amount_due) > 0) {
-    flags.overpaid = decision.settledAmount
-  }
+  if (decision.stage === "settled") flags.overpaid = decision.excessAmount ?? null
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true
 

@@ -1,6 +1,6 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { PaymentActions } from "@medusajs/framework/types"
-import { addDecimals, compareDecimals, lessPercent } from "../money"
+import { addDecimals, compareDecimals, lessPercent, morePercent, subtractDecimals } from "../money"
 import type { CryptoSwapOptions } from "../options"
 
 /** What the shopper's payment has reached, whatever the service calls it. */
@@ -51,6 +51,7 @@ export type StatusPolicy = {
   /** Amount due in the settle coin (equal to the store amount: the settle coin is pegged). */
   amountDue: string
   underpaymentTolerancePercent: string
+  overpaymentTolerancePercent: string
 }
 
 export function statusPolicy(options: CryptoSwapOptions, amountDue: string): StatusPolicy {
@@ -59,6 +60,7 @@ export function statusPolicy(options: CryptoSwapOptions, amountDue: string): Sta
     placeOrder: options.placeOrder,
     amountDue,
     underpaymentTolerancePercent: options.underpaymentTolerancePercent,
+    overpaymentTolerancePercent: options.overpaymentTolerancePercent,
   }
 }
 
@@ -71,6 +73,8 @@ export type StatusDecision = {
   settledAmount?: string
   /** A variable shift's deposit on its way: what the service says it will settle. */
   expectedAmount?: string
+  /** Settled above the amount due by more than the tolerance: what was paid too much. */
+  excessAmount?: string
 }
 
 const IN_FLIGHT_ORDER = ["pending", "review", "processing", "settling"]
@@ -155,5 +159,17 @@ export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDeci
   else if (stage === "expired") session = PaymentSessionStatus.CANCELED
   else session = stageBeforePayment(policy)
 
-  return { stage, session, action: ACTION_OF_SESSION[session], effectiveStatus: status, settledAmount, ...(expectedAmount ? { expectedAmount } : {}) }
+  const excessAmount =
+    stage === "settled" && settledAmount && compareDecimals(settledAmount, morePercent(policy.amountDue, policy.overpaymentTolerancePercent)) > 0
+      ? subtractDecimals(settledAmount, policy.amountDue)
+      : undefined
+  return {
+    stage,
+    session,
+    action: ACTION_OF_SESSION[session],
+    effectiveStatus: status,
+    settledAmount,
+    ...(expectedAmount ? { expectedAmount } : {}),
+    ...(excessAmount ? { excessAmount } : {}),
+  }
 }

@@ -2,7 +2,7 @@ import { decideStatus, type StatusPolicy } from "../status-map"
 import { hasActions, hasPromptActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
 import { nextSyncAt, retryAt } from "../sync-cadence"
 
-const policy: StatusPolicy = { authorizeOn: "confirmed", placeOrder: "after_payment", amountDue: "50", underpaymentTolerancePercent: "0" }
+const policy: StatusPolicy = { authorizeOn: "confirmed", placeOrder: "after_payment", amountDue: "50", underpaymentTolerancePercent: "0", overpaymentTolerancePercent: "1" }
 const fresh: ShiftActionState = {
   kind: "payment",
   payment_session_id: "payses_1",
@@ -66,7 +66,9 @@ describe("planShiftActions", () => {
   it("flags review while it lasts, and an overpayment", () => {
     expect(plan({}, { status: "review", issue: "amount over max" }).flags).toMatchObject({ review: "amount over max" })
     expect(plan({ flags: { review: "x" } }, { status: "processing" }).flags).toMatchObject({ review: null })
-    expect(plan({}, { status: "settled", settleAmount: "60" }).flags).toMatchObject({ overpaid: "60" })
+    // The excess over the amount due (50), once above the tolerance (1 %).
+    expect(plan({}, { status: "settled", type: "variable", settleAmount: "60" }).flags).toMatchObject({ overpaid: "10" })
+    expect(plan({}, { status: "settled", type: "variable", settleAmount: "50.5" }).flags).toMatchObject({ overpaid: null })
   })
 
   it("cancels a waiting shift whose session is gone, at the waiting cadence rather than the prompt one", () => {

@@ -6,6 +6,7 @@ const policy = (overrides: Partial<StatusPolicy> = {}): StatusPolicy => ({
   placeOrder: "after_payment",
   amountDue: "100",
   underpaymentTolerancePercent: "0",
+  overpaymentTolerancePercent: "1",
   ...overrides,
 })
 
@@ -69,6 +70,21 @@ describe("status map", () => {
     it("fails an underpayment beyond the tolerance", () => {
       const decision = decideStatus({ status: "settled", type: "variable", settleAmount: "98.9" }, policy({ underpaymentTolerancePercent: "1" }))
       expect(decision).toMatchObject({ stage: "underpaid", session: ERROR })
+    })
+
+    it("judges a deposit on its way by what the service says it will settle, before anything is authorized", () => {
+      const short = decideStatus({ status: "processing", type: "variable", settleAmount: "3.12" }, policy())
+      expect(short).toMatchObject({ stage: "underpaid", session: ERROR, expectedAmount: "3.12" })
+      expect(decideStatus({ status: "pending", type: "variable", settleAmount: "100" }, policy())).toMatchObject({ stage: "deposit_detected" })
+      // Not known yet: nothing to judge, nothing authorized before the confirmation either.
+      expect(decideStatus({ status: "processing", type: "variable" }, policy()).session).toBe(AUTHORIZED)
+      // A fixed shift's amount is the quote's: never judged.
+      expect(decideStatus({ status: "processing", type: "fixed", settleAmount: "3.12" }, policy()).stage).toBe("deposit_confirmed")
+    })
+
+    it("says how much was paid too much, beyond the overpayment tolerance", () => {
+      expect(decideStatus({ status: "settled", type: "variable", settleAmount: "120" }, policy()).excessAmount).toBe("20")
+      expect(decideStatus({ status: "settled", type: "variable", settleAmount: "101" }, policy()).excessAmount).toBeUndefined()
     })
 
     it("accepts an underpayment within the tolerance", () => {
