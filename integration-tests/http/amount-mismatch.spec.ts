@@ -2,7 +2,8 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import BigNumber from "bignumber.js"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
-import { storefront } from "../helpers/storefront"
+import { failing, storefront } from "../helpers/storefront"
+import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
@@ -16,10 +17,12 @@ medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     let store: StoreFixture
     let shop: ReturnType<typeof storefront>
+    let admin: { headers: Record<string, string> }
 
     beforeEach(async () => {
       store = await createStoreFixture(getContainer(), { stock: 10 })
       shop = storefront(api, store)
+      admin = await adminHeaders(getContainer())
     })
 
     /** What to deposit for `factor` times `amount` at the pair's rate (the service's fees included). */
@@ -63,7 +66,19 @@ medusaIntegrationTestRunner({
       await env.control.walk(shiftId, ["settling", "settled"])
       await reconcile(container)
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
-      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ status: "settled", authorized_at: null, captured_at: null })
+      const settled = await ledgerRow(container, { shift_id: shiftId })
+      expect(settled).toMatchObject({ status: "settled", authorized_at: null, captured_at: null })
+
+      // The merchant sees the money no order holds, and gives it back through a refund shift, once.
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.underpaid).toEqual([
+        expect.objectContaining({ id: settled.id, cart_id: cart.id, underpaid: settled.settle_amount, amount_due: session.data.amount }),
+      ])
+      const { data: refunded } = await api.post(`/admin/crypto-swap/shifts/${settled.id}/refund`, {}, admin)
+      expect(refunded.refund).toMatchObject({ kind: "refund", amount_due: settled.settle_amount, refund_address: ETH_REFUND, status: "waiting" })
+      const again = await failing(api.post(`/admin/crypto-swap/shifts/${settled.id}/refund`, {}, admin))
+      expect(again.status).toBe(400)
+      expect((await api.get("/admin/crypto-swap/status", admin)).data.underpaid).toEqual([])
     })
 
     it("places the order as soon as a variable-rate deposit is known to cover the amount due", async () => {

@@ -153,6 +153,9 @@ export type PaidWithoutSession = {
   refund_address: string | null
 }
 
+/** A variable deposit that settles (or settled) short of the amount due: no order was placed. */
+export type Underpaid = PaidWithoutSession & { underpaid: string; amount_due: string | null; currency_code: string | null }
+
 export type Webhook = { id: string; provider_id: string; hook_id: string; target_url: string; enabled: boolean }
 
 export type RequestMetrics = { count: number; errors: number; errorRate: number; p50Ms: number; p95Ms: number }
@@ -173,6 +176,7 @@ export type PluginStatus = {
   open_shifts: { total: number; by_status: Record<string, number> }
   stuck_shifts: StuckShift[]
   paid_without_session: PaidWithoutSession[]
+  underpaid: Underpaid[]
   attention: AttentionItem[]
   paid_no_order: PaidNoOrder[]
   refund_owed: RefundOwed[]

@@ -1,6 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
+import { excessRefundId } from "../../lib/shift/refund-ids"
 import { recordRefund } from "../steps/record-refund"
 import type { RecordedShift } from "../steps/record-shift-observation"
 import type { LedgerShift, ShiftAction } from "./shift-action"
@@ -42,7 +43,7 @@ async function refundExcess(container: Parameters<ShiftAction>[0], row: LedgerSh
   const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   if (options.overpayment !== "refund") return
   await recordRefund(container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE), {
-    refund_id: `excess_${row.id}`,
+    refund_id: excessRefundId(row.id),
     amount: excess,
     payment_id: row.payment_id,
     of: row,

@@ -157,6 +157,19 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
         ]}
       />
       <ShiftList
+        title="Paid less than the amount due: no order"
+        description="A variable-rate deposit that settles below the order's amount (less the tolerance). No order was placed; once it has settled, give the shopper back what arrived."
+        testId="crypto-swap-underpaid"
+        shifts={status.underpaid ?? []}
+        columns={[
+          { header: "Deposit", cell: (shift) => coinAmountOn(shift.deposit_amount, shift.deposit_coin, shift.deposit_network) },
+          { header: "Settles", cell: (shift) => `${shift.underpaid} of ${shift.amount_due ?? "?"} ${(shift.currency_code ?? "").toUpperCase()}` },
+          { header: "Cart", cell: (shift) => shift.cart_id ?? "-", mono: true },
+          { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
+          { header: "", cell: (shift) => (shift.status === "settled" ? <ShiftButtons ledgerId={shift.id} refundHeld /> : null) },
+        ]}
+      />
+      <ShiftList
         title="Paid, but the order could not be placed"
         description="The deposit is confirmed but completing the cart failed (e.g. an item sold out meanwhile). Nothing is captured. Fix the cause and retry, or refund the shopper instead."
         testId="crypto-swap-paid-no-order"

@@ -5,6 +5,7 @@ import { catalogueFor, clientFor, providerRegistry, upstreamMetrics, type Regist
 import { SwapServiceError } from "../../../../lib/swap-service"
 import { shopperIp } from "../../../middlewares/attach-customer-ip"
 import { DEPOSIT_SEEN_STATUSES } from "../../../../lib/shift/shift-actions"
+import { heldRefundId } from "../../../../lib/shift/refund-ids"
 
 /** A shift is stuck when it outlived its deadline by this much, or keeps failing to sync. */
 const STUCK_AFTER_MS = 60 * 60 * 1000
@@ -67,11 +68,23 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   // Money paid into the shift of a replaced session belongs to no order, so no order page shows it.
   const orderless = await ledger.listSwapShifts(
     { kind: "payment", order_id: null, status: [...DEPOSIT_SEEN_STATUSES] },
-    { select: ["id", "status", "flags", "deposit_amount", "deposit_coin", "deposit_network", "cart_id", "refund_address"], take: 1000 }
+    {
+      select: ["id", "status", "flags", "deposit_amount", "deposit_coin", "deposit_network", "cart_id", "refund_address", "amount_due", "currency_code"],
+      take: 1000,
+    }
   )
   const paidWithoutSession = orderless
     .filter((row) => row.flags?.paid_without_session)
-    .map(({ flags, ...row }) => row)
+    .map(({ flags, amount_due, currency_code, ...row }) => row)
+
+  // A variable deposit short of the amount due places no order: listed until its money is refunded.
+  const short = orderless.filter((row) => row.flags?.underpaid && !row.flags?.paid_without_session)
+  const refunding = short.length
+    ? new Set((await ledger.listSwapShifts({ refund_id: short.map((row) => heldRefundId(row.id)) }, { select: ["refund_id"] })).map((row) => row.refund_id))
+    : new Set()
+  const underpaid = short
+    .filter((row) => !refunding.has(heldRefundId(row.id)))
+    .map(({ flags, ...row }) => ({ ...row, underpaid: flags!.underpaid as string }))
 
   // Actions that stopped retrying, and settled money no order kept: each needs an admin.
   const stopped = await ledger.listSwapShiftActions({ state: "attention" }, { take: 1000, order: { updated_at: "DESC" } })
@@ -122,6 +135,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     reconciliation: { last_run: lastRun ?? null },
     open_shifts: { total: open.length, by_status: byStatus },
     paid_without_session: paidWithoutSession,
+    underpaid,
     stuck_shifts: stuck.map((row) => ({ id: row.id, status: row.status, sync_failures: row.sync_failures, expires_at: row.expires_at })),
     webhooks: await ledger.listSwapWebhooks({}),
     upstream: upstreamMetrics.summary(),

@@ -1,0 +1,8 @@
+// A refund row's `refund_id` is unique: Medusa's refund id for refunds Medusa made, and one of these for
+// money no Medusa refund covers, so each is refunded once however many times it is asked for.
+
+/** Money a payment shift received that no order holds (an admin's "Refund via shift"). */
+export const heldRefundId = (ledgerId: string) => `held_${ledgerId}`
+
+/** What a payment shift received above the amount due (`overpayment: "refund"`). */
+export const excessRefundId = (ledgerId: string) => `excess_${ledgerId}`
