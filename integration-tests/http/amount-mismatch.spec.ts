@@ -46,7 +46,7 @@ medusaIntegrationTestRunner({
       // The smallest deposit the service accepts: worth a few dollars of a 49.99 order.
       await env.control.deposit(shiftId, { amount: session.data.deposit_min })
       await env.control.setStatus(shiftId, "processing")
-      const expected = env.sandbox.getShift(shiftId).settleAmount
+      const expected = env.sandbox.getShift(shiftId).settleAmount!
       expect(new BigNumber(expected).lt(session.data.amount)).toBe(true)
       await reconcile(container)
 
@@ -87,7 +87,7 @@ medusaIntegrationTestRunner({
       const covering = await depositWorth(session.data.amount, "1.2")
       await env.control.deposit(shiftId, { amount: covering.toFixed() })
       await env.control.setStatus(shiftId, "processing")
-      const expected = env.sandbox.getShift(shiftId).settleAmount
+      const expected = env.sandbox.getShift(shiftId).settleAmount!
       expect(new BigNumber(expected).gte(session.data.amount)).toBe(true)
       await reconcile(container)
       const order = await orderWithPayments(container, cart.id)

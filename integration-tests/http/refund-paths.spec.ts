@@ -255,7 +255,7 @@ medusaIntegrationTestRunner({
       const share = new BigNumber(paid.deposit_amount!).times(20).div(paid.settle_amount!).decimalPlaces(8, BigNumber.ROUND_UP).toFixed()
       expect(shift).toMatchObject({ type: "fixed", settleCoin: "BTC", settleAmount: share, settleAddress: BTC_REFUND })
       expect(row).toMatchObject({ type: "fixed", deposit_amount: shift.depositAmount, settle_amount: share })
-      expect(new BigNumber(shift.depositAmount).gt(20)).toBe(true)
+      expect(new BigNumber(shift.depositAmount!).gt(20)).toBe(true)
     })
 
     it("asks the store to deposit exactly the refunded value when the shopper bears the fees (refundFees: shopper)", async () => {

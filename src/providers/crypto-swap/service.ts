@@ -179,33 +179,19 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   }
 
   /**
-   * Crypto is pushed money: nothing moves here. Medusa's refund row (its id is `context.idempotency_key`)
-   * is what reconciliation turns into one refund in the ledger and a refund shift the store funds. Nothing
-   * is kept in the payment's data: Medusa hands concurrent refunds the same stale data, and the last
-   * write would lose the others.
+   * Crypto is pushed money: nothing moves here, and nothing is read. Medusa's refund row (its id is
+   * `context.idempotency_key`) is what reconciliation turns into one refund in the ledger and a refund
+   * shift the store funds; a refund refused here would be deleted by Medusa after reconciliation may
+   * already have recorded it. Nothing is kept in the payment's data: Medusa hands concurrent refunds the
+   * same stale data, and the last write would lose the others.
    */
   async refundPayment({ amount, data, context }: RefundPaymentInput): Promise<RefundPaymentOutput> {
-    const refundAmount = toDecimalString(amount)
-    const { shift, data: refreshed } = await this.refresh(data, "refunding the payment")
-    if (shift?.status === "refund" && refreshed.refund_address && !shift.refundAddress) {
-      // The service is already refunding the deposit itself; it only needs to know where to.
-      try {
-        const updated = await this.client_.setRefundAddress(shift.id, {
-          address: refreshed.refund_address,
-          memo: refreshed.refund_memo,
-        })
-        return { data: this.withShift(refreshed, updated) }
-      } catch (error) {
-        throw toMedusaError(error, "setting the refund address")
-      }
-    }
-    if (!shift || !["refund", "refunding", "refunded"].includes(shift.status)) {
-      this.logger_.warn(
-        `crypto-swap: refund ${context?.idempotency_key ?? ""} of ${refundAmount} ${refreshed.currency_code.toUpperCase()} is owed ` +
-          `for payment session ${refreshed.session_id}; the merchant funds it through a refund shift.`
-      )
-    }
-    return { data: refreshed }
+    const session = this.sessionData(data)
+    this.logger_.info(
+      `crypto-swap: refund ${context?.idempotency_key ?? ""} of ${toDecimalString(amount)} ${session.currency_code.toUpperCase()} is owed ` +
+        `for payment session ${session.session_id}; the merchant funds it through a refund shift.`
+    )
+    return { data: session }
   }
 
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {

@@ -13,7 +13,7 @@ const fresh: ShiftActionState = {
   flags: null,
   amount_due: "50",
 }
-type ShiftSeen = { status: string; issue?: string; refundAddress?: string; settleAmount?: string; deposits?: Array<{ status: string }> }
+type ShiftSeen = { status: string; type?: string; issue?: string; refundAddress?: string; settleAmount?: string; deposits?: Array<{ status: string }> }
 const plan = (row: Partial<ShiftActionState>, shift: ShiftSeen, changed = true) =>
   planShiftActions({ ...fresh, ...row }, shift, decideStatus(shift, policy), changed)
 

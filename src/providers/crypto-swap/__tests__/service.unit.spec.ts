@@ -408,38 +408,23 @@ describe("cancelPayment and deletePayment", () => {
 })
 
 describe("refundPayment", () => {
-  it("moves nothing and keeps nothing in the data: concurrent refunds can't overwrite each other, the ledger records them", async () => {
+  it("moves nothing, reads nothing and keeps nothing in the data: concurrent refunds can't overwrite each other, the ledger records them", async () => {
     const service = provider()
     const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin", refund_address: BTC_REFUND }, "40")
     const shiftId = data!.shift_id as string
     await deposit(shiftId)
     await walk(shiftId, ["processing", "settling", "settled"])
+    // The service can't be reached: a refund must not fail for it, or Medusa deletes a refund the ledger may have seen.
+    await control("POST", "/sandbox/faults", { method: "GET", path: `/v2/shifts/${shiftId}`, status: 503, times: 10 })
     const context = { idempotency_key: "ref_1" }
     const [first, second] = await Promise.all([
       service.refundPayment({ data, amount: { value: "15", precision: 20 } as any, context }),
       service.refundPayment({ data, amount: new BigNumber(25), context: { idempotency_key: "ref_2" } }),
     ])
-    const { deposit_hash, settle_hash, ...earlier } = JSON.parse(JSON.stringify(data))
     for (const answer of [first, second]) {
-      expect(answer.data).toMatchObject({ ...earlier, status: "settled", deposit_hash: expect.any(String), settle_hash: expect.any(String) })
+      expect(answer.data).toEqual(JSON.parse(JSON.stringify(data)))
       expect(answer.data).not.toHaveProperty("refunds")
     }
-  })
-
-  it("gives the service the shopper's refund address when it is refunding the deposit itself", async () => {
-    const service = provider()
-    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin", refund_address: BTC_REFUND })
-    const shiftId = data!.shift_id as string
-    const shift = await control("GET", `/v2/shifts/${shiftId}`)
-    // A wrong amount on a fixed shift sends it to refund; the address given at checkout was already passed at creation,
-    // so use a session whose address arrives later.
-    expect(shift.refundAddress).toBe(BTC_REFUND)
-    const { data: bare } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
-    await deposit(bare!.shift_id as string, { amount: "0.00001" })
-    expect((await control("GET", `/v2/shifts/${bare!.shift_id}`)).status).toBe("refund")
-    const result = await service.refundPayment({ data: { ...bare, refund_address: BTC_REFUND }, amount: 1 })
-    expect(result.data).toMatchObject({ status: "refund", refund_address: BTC_REFUND })
-    expect((await control("GET", `/v2/shifts/${bare!.shift_id}`)).refundAddress).toBe(BTC_REFUND)
   })
 })
 
