@@ -302,6 +302,34 @@ medusaIntegrationTestRunner({
       ])
     })
 
+    it("lets the admin correct or close a refund whose shift the service keeps refusing, and never close one the merchant funded", async () => {
+      const container = getContainer()
+      const { payment } = await settledOrder()
+      // The service refuses every refund shift (here: every quote) for this refund.
+      env.sandbox.addFault({ method: "POST", path: "/v2/quotes", status: 500, body: JSON.stringify({ error: { message: "Amount too low" } }), times: 100 })
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [refused] = await refundRows(container, payment.id)
+      expect(refused).toMatchObject({ status: "creating", shift_id: null })
+      // Another destination restarts the attempts; closing it by hand settles the action too.
+      const corrected = await api.post(`/admin/crypto-swap/shifts/${refused.id}/refund-address`, { address: "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh" }, admin)
+      expect(corrected.data.shift).toMatchObject({ status: "creating", refund_address: "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh" })
+      const closed = await api.post(`/admin/crypto-swap/shifts/${refused.id}/mark-refunded`, { note: "paid by bank transfer" }, admin)
+      expect(closed.data.shift).toMatchObject({ status: "paid_manually", terminal: true })
+      expect(closed.data.shift.actions).toEqual([expect.objectContaining({ kind: "create_refund_shift", state: "done", outcome: "paid_manually" })])
+      await env.control.clearFaults()
+
+      // A refund shift the merchant funded pays the shopper: it can't also be marked paid by other means.
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 10 }, admin)
+      await reconcile(container)
+      const funded = (await refundRows(container, payment.id)).find((row) => row.status === "waiting")!
+      await env.control.deposit(funded.shift_id!)
+      const twice = await failing(api.post(`/admin/crypto-swap/shifts/${funded.id}/mark-refunded`, {}, admin))
+      expect(twice.status).toBe(400)
+      expect(twice.data.message).toContain("has received a deposit")
+      expect((await ledgerRow(container, { id: funded.id })).status).toBe("waiting")
+    })
+
     it("refunds money no order holds through a refund shift, once", async () => {
       const container = getContainer()
       // The shopper paid a coin's shift after switching to another: the first shift's money has no order.

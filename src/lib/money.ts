@@ -39,6 +39,10 @@ export function addDecimals(...amounts: string[]): string {
   return amounts.reduce((sum, amount) => sum.plus(amount), new BigNumberJS(0)).toFixed()
 }
 
+export function multiplyDecimals(a: string, b: string): string {
+  return new BigNumberJS(a).times(b).toFixed()
+}
+
 export function subtractDecimals(a: string, b: string): string {
   return new BigNumberJS(a).minus(b).toFixed()
 }

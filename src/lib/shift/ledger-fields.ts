@@ -66,11 +66,25 @@ export function decideShift(shift: ShiftLike, row: RowKind, options: CryptoSwapO
 
 /** Where a ledger row's payment (or refund) stands, decided from what the service last said. */
 export function decideLedgerRow(
-  row: RowKind & { status: string; type: string | null; settle_amount: string | null; deposits: unknown },
+  row: RowKind & {
+    status: string
+    type: string | null
+    settle_amount: string | null
+    deposit_amount?: string | null
+    rate?: string | null
+    deposits: unknown
+  },
   options: CryptoSwapOptions
 ) {
   return decideShift(
-    { status: row.status, type: row.type, settleAmount: row.settle_amount, deposits: row.deposits as ShiftLike["deposits"] },
+    {
+      status: row.status,
+      type: row.type,
+      settleAmount: row.settle_amount,
+      depositAmount: row.deposit_amount,
+      rate: row.rate,
+      deposits: row.deposits as ShiftLike["deposits"],
+    },
     row,
     options
   )

@@ -1,7 +1,5 @@
 import type { StatusDecision } from "./status-map"
 
-/** Stages at which a variable deposit has been judged against the amount due, and found to cover it unless underpaid. */
-const JUDGED_STAGES = new Set(["deposit_detected", "deposit_confirmed", "settled"])
 
 /** The ledger columns that say what the plugin has already done about a shift. */
 export type ShiftActionState = {
@@ -112,8 +110,9 @@ export function planShiftActions(
 
   // Cleared flags are set to null: the ledger merges JSON columns on update.
   flags.review = decision.stage === "review" ? shift.issue ?? "review" : null
+  // Cleared only by a judgement that the money covers the amount due, never by a read that says nothing.
   if (decision.stage === "underpaid") flags.underpaid = decision.settledAmount ?? decision.expectedAmount
-  else if (JUDGED_STAGES.has(decision.stage)) flags.underpaid = null
+  else if (decision.settledAmount ?? decision.expectedAmount) flags.underpaid = null
   if (decision.stage === "settled") flags.overpaid = decision.excessAmount ?? null
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true
@@ -131,10 +130,12 @@ export function planShiftActions(
 
   // The order is placed first, then captured: a shift first seen settled is authorized, then captured.
   // An admin may decide to refund instead of placing the order; settled money is then owed, never captured.
-  const placeable = payable && !row.refund_owed && !row.flags?.refund_instead
+  // Money an admin already refunds through a refund shift (held money) never pays an order, whatever
+  // arrives later (a top-up to the same variable address).
+  const placeable = payable && !row.refund_owed && !row.flags?.refund_instead && !row.flags?.held_refund
   return {
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
-    capture: payable && !row.refund_owed && decision.session === "captured" && !row.captured_at,
+    capture: payable && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured" && !row.captured_at,
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
     cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
     setRefundAddress,

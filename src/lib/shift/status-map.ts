@@ -1,6 +1,6 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { PaymentActions } from "@medusajs/framework/types"
-import { addDecimals, compareDecimals, lessPercent, morePercent, subtractDecimals } from "../money"
+import { addDecimals, compareDecimals, lessPercent, morePercent, multiplyDecimals, subtractDecimals } from "../money"
 import type { CryptoSwapOptions } from "../options"
 
 /** What the shopper's payment has reached, whatever the service calls it. */
@@ -42,6 +42,9 @@ export type ShiftLike = {
   type?: string | null
   /** On a variable shift, known once its deposit is: what it will settle, before it has. */
   settleAmount?: string | null
+  /** On a variable shift, with `rate`: what it will settle when the service does not say it yet. */
+  depositAmount?: string | null
+  rate?: string | null
   deposits?: ShiftDepositLike[] | null
 }
 
@@ -84,7 +87,7 @@ const REFUND_STATUSES = new Set(["refund", "refunding", "refunded"])
  * Reads `deposits[]` of a `multiple` shift. A re-sweep of an EVM deposit address repeats a deposit
  * (same hash, or flagged "duplicate"): it is one payment, not two.
  */
-function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: string } {
+function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: string; expectedAmount?: string } {
   const seen = new Set<string>()
   const deposits = (shift.deposits ?? []).filter((deposit) => {
     if (deposit.issue === "duplicate") return false
@@ -108,7 +111,9 @@ function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: st
     const earliest = inFlight
       .map((deposit) => deposit.status)
       .sort((a, b) => IN_FLIGHT_ORDER.indexOf(a) - IN_FLIGHT_ORDER.indexOf(b))[0]
-    return { status: earliest }
+    // Judged only once the service says what every deposit will settle.
+    const known = valid.every((deposit) => deposit.settleAmount)
+    return { status: earliest, ...(known ? { expectedAmount: addDecimals(...valid.map((deposit) => deposit.settleAmount!)) } : {}) }
   }
   return { status: "settled", settledAmount: addDecimals(...valid.map((deposit) => deposit.settleAmount ?? "0")) }
 }
@@ -135,26 +140,36 @@ const ACTION_OF_SESSION: Record<PaymentSessionStatus, PaymentActions> = {
   [PaymentSessionStatus.CANCELED]: "canceled",
 }
 
+/** What a variable shift's deposit will settle: the service's figure, else its deposit at its rate. */
+function expectedSettlement(shift: ShiftLike): string | undefined {
+  if (shift.settleAmount) return shift.settleAmount
+  return shift.depositAmount && shift.rate ? multiplyDecimals(shift.depositAmount, shift.rate) : undefined
+}
+
 /** Maps a shift as the service reports it to a Medusa payment session status. */
 export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDecision {
-  const { status, settledAmount: multipleSettled } =
-    shift.status === "multiple" ? resolveMultiple(shift) : { status: shift.status, settledAmount: undefined }
+  const multiple = shift.status === "multiple" ? resolveMultiple(shift) : undefined
+  const status = multiple?.status ?? shift.status
+  const multipleSettled = multiple?.settledAmount
   let stage: PaymentStage = STAGE_OF_STATUS[status] ?? "unknown"
   const settledAmount = stage === "settled" ? multipleSettled ?? shift.settleAmount ?? undefined : undefined
 
   // A variable deposit may be any amount in the range: it is judged as soon as the service says what it
-  // will settle, before anything is authorized or any order placed, and again once it has settled.
+  // will settle (or its deposit and rate), before anything is authorized or any order placed, and again
+  // once it has settled. Until it can be judged, it is not authorized.
+  const variable = shift.type === "variable"
   const inFlight = stage === "deposit_detected" || stage === "deposit_confirmed" || stage === "review"
-  const expectedAmount = inFlight && shift.status !== "multiple" ? shift.settleAmount ?? undefined : undefined
+  const expectedAmount = variable && inFlight ? (multiple ? multiple.expectedAmount : expectedSettlement(shift)) : undefined
   const judged = settledAmount ?? expectedAmount
-  if ((stage === "settled" || inFlight) && shift.type === "variable" && judged) {
+  if ((stage === "settled" || inFlight) && variable && judged) {
     const floor = lessPercent(policy.amountDue, policy.underpaymentTolerancePercent)
     if (compareDecimals(judged, floor) < 0) stage = "underpaid"
   }
+  const unjudged = variable && inFlight && !judged
 
   let session: PaymentSessionStatus
   if (stage === "settled") session = PaymentSessionStatus.CAPTURED
-  else if (AUTHORIZING_STAGES[policy.authorizeOn].includes(stage)) session = PaymentSessionStatus.AUTHORIZED
+  else if (AUTHORIZING_STAGES[policy.authorizeOn].includes(stage) && !unjudged) session = PaymentSessionStatus.AUTHORIZED
   else if (stage === "refund" || stage === "refunded" || stage === "underpaid") session = PaymentSessionStatus.ERROR
   else if (stage === "expired") session = PaymentSessionStatus.CANCELED
   else session = stageBeforePayment(policy)

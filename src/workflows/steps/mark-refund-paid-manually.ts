@@ -2,10 +2,13 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { clientFor, providerById } from "../../lib/provider-registry"
+import { assertRefundShiftUnfunded, closeRefundShiftAction } from "./refund-shift-state"
 
 /**
- * The manual refund mode: the merchant paid the shopper back by other means. A refund shift not yet
- * funded is canceled at the service when it allows, and the refund is recorded as paid manually.
+ * The manual refund mode: the merchant paid the shopper back by other means. Refused once the merchant's
+ * deposit reached the refund shift (asked of the service, not the last sync: the shopper would be paid
+ * twice); an unfunded one is canceled when the service allows. A refund whose shift could not be made
+ * (still `creating`, e.g. refused by the service) can be closed this way too.
  */
 export const markRefundPaidManuallyStep = createStep(
   "crypto-swap-mark-refund-paid-manually",
@@ -13,14 +16,16 @@ export const markRefundPaidManuallyStep = createStep(
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const row = await ledger.retrieveSwapShift(input.ledger_id)
     if (row.kind !== "refund") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only a refund can be marked as paid by other means.")
-    if (!["address_needed", "waiting", "expired"].includes(row.status)) {
+    if (!["address_needed", "creating", "waiting", "expired"].includes(row.status)) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is already "${row.status}" at the service; it can't be marked paid by hand.`)
     }
     if (row.shift_id) {
-      const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
-      // An unfunded refund shift is harmless, so a refused cancel (too early) does not stop the record.
-      await clientFor(provider).cancelOrder(row.shift_id).catch(() => undefined)
+      const client = clientFor(providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!))
+      await assertRefundShiftUnfunded(client, row.shift_id, "checking the refund shift")
+      // Unfunded, it is harmless: a refused cancel (too early) does not stop the record.
+      await client.cancelOrder(row.shift_id).catch(() => undefined)
     }
+    await closeRefundShiftAction(ledger, row.id, "paid_manually")
     const paidManually = { by: input.actor_id, note: input.note ?? null }
     await ledger.updateSwapShifts({
       id: row.id,

@@ -5,6 +5,7 @@ import { clientFor, providerById } from "../../lib/provider-registry"
 import { assertRefundMemoAllowed } from "../../lib/refund-destination"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { toMedusaError } from "../../lib/to-medusa-error"
+import { restartRefundShiftAction } from "./refund-shift-state"
 
 export type PassRefundAddressInput = {
   ledger_id: string
@@ -29,7 +30,9 @@ export const passRefundAddressStep = createStep(
     if (row.terminal) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This shift is over ("${row.status}").`)
     const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
     if (row.kind === "refund") {
-      if (row.status !== "address_needed") {
+      // A destination the service refused (the shift could not be made) may be corrected; once made, it stays.
+      const correcting = row.status === "creating" && !row.shift_id && input.source === "admin"
+      if (row.status !== "address_needed" && !correcting) {
         throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This refund already has its destination; it can't be changed.")
       }
       await assertRefundMemoAllowed(provider, row.settle_coin ?? "", row.settle_network ?? "", input.memo)
@@ -41,8 +44,11 @@ export const passRefundAddressStep = createStep(
         status: "creating",
         flags: { address_needed: null },
         next_sync_at: now,
+        // A quote an earlier attempt may have turned into a shift to the old address is not used again.
+        ...(correcting ? { refund_quote: null } : {}),
       })
-      await ledger.createSwapShiftEvents({ swap_shift_id: row.id, from_status: row.status, to_status: "creating", source: input.source, occurred_at: now })
+      if (correcting) await restartRefundShiftAction(ledger, row.id)
+      else await ledger.createSwapShiftEvents({ swap_shift_id: row.id, from_status: row.status, to_status: "creating", source: input.source, occurred_at: now })
       return new StepResponse(row.id)
     }
     if (input.source === "admin") {

@@ -34,6 +34,8 @@ export const refundHeldMoneyStep = createStep(
     const recorded = await recordRefund(ledger, { refund_id: refundId, amount, payment_id: row.payment_id, of: row, address: input.address, memo: input.memo })
     if (!recorded) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This money is already being refunded.")
     const [refund] = await ledger.listSwapShifts({ refund_id: refundId }, { select: ["id"], take: 1 })
+    // Being given back, this money pays no order, whatever arrives later.
+    await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: refund.id } })
     return new StepResponse(refund.id)
   }
 )

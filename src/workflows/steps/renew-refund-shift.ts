@@ -1,6 +1,8 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { clientFor, providerById } from "../../lib/provider-registry"
+import { assertRefundShiftUnfunded, restartRefundShiftAction } from "./refund-shift-state"
 
 /**
  * A refund shift lives as long as its fixed rate's quote: when it expired before the merchant funded
@@ -10,10 +12,12 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 export const renewRefundShiftStep = createStep("crypto-swap-renew-refund-shift", async (input: { ledger_id: string }, { container }) => {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const row = await ledger.retrieveSwapShift(input.ledger_id)
-  const funded = Boolean(row.deposit_hash) || ((row.deposits as unknown[] | null)?.length ?? 0) > 0
-  if (row.kind !== "refund" || row.status !== "expired" || funded) {
+  if (row.kind !== "refund" || row.status !== "expired" || !row.shift_id) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only a refund whose shift expired before it was funded can be renewed.")
   }
+  // Expired shifts are no longer followed: a deposit that arrived at the deadline shows only at the service.
+  const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+  await assertRefundShiftUnfunded(clientFor(provider), row.shift_id, "checking the expired refund shift")
   const now = new Date()
   await ledger.updateSwapShifts({
     id: row.id,
@@ -24,10 +28,7 @@ export const renewRefundShiftStep = createStep("crypto-swap-renew-refund-shift",
     expires_at: null,
     next_sync_at: now,
   })
-  const [made] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "create_refund_shift" })
-  if (made) {
-    await ledger.updateSwapShiftActions({ id: made.id, state: "pending", attempts: 0, next_attempt_at: null, done_at: null, last_error: null, outcome: null })
-  }
+  await restartRefundShiftAction(ledger, row.id)
   await ledger.createSwapShiftEvents({
     swap_shift_id: row.id,
     from_status: row.status,

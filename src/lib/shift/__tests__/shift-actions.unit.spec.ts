@@ -71,6 +71,20 @@ describe("planShiftActions", () => {
     expect(plan({}, { status: "settled", type: "variable", settleAmount: "50.5" }).flags).toMatchObject({ overpaid: null })
   })
 
+  it("never places or captures money an admin is already giving back through a refund shift", () => {
+    const held = { flags: { held_refund: "csshift_refund" } }
+    expect(plan(held, { status: "processing", type: "variable", settleAmount: "50" })).toMatchObject({ authorize: false, capture: false })
+    expect(plan(held, { status: "settled", type: "variable", settleAmount: "50" })).toMatchObject({ authorize: false, capture: false })
+  })
+
+  it("keeps a variable deposit's underpayment until a judgement says the money covers the amount due", () => {
+    const short = { flags: { underpaid: "3" } }
+    expect(plan({}, { status: "processing", type: "variable", settleAmount: "3" })).toMatchObject({ authorize: false, flags: { underpaid: "3" } })
+    // A later read without the figure neither clears it nor authorizes.
+    expect(plan(short, { status: "processing", type: "variable" })).toMatchObject({ authorize: false, flags: { underpaid: "3" } })
+    expect(plan(short, { status: "processing", type: "variable", settleAmount: "50" })).toMatchObject({ authorize: true, flags: { underpaid: null } })
+  })
+
   it("cancels a waiting shift whose session is gone, at the waiting cadence rather than the prompt one", () => {
     const abandoned = plan({ session_gone: true }, { status: "waiting" }, false)
     expect(abandoned.cancelAbandoned).toBe(true)

@@ -76,8 +76,15 @@ describe("status map", () => {
       const short = decideStatus({ status: "processing", type: "variable", settleAmount: "3.12" }, policy())
       expect(short).toMatchObject({ stage: "underpaid", session: ERROR, expectedAmount: "3.12" })
       expect(decideStatus({ status: "pending", type: "variable", settleAmount: "100" }, policy())).toMatchObject({ stage: "deposit_detected" })
-      // Not known yet: nothing to judge, nothing authorized before the confirmation either.
-      expect(decideStatus({ status: "processing", type: "variable" }, policy()).session).toBe(AUTHORIZED)
+      // Without the service's figure, the deposit at its rate: 0.05 x 2000 = 100 covers 100.
+      expect(decideStatus({ status: "processing", type: "variable", depositAmount: "0.05", rate: "2000" }, policy())).toMatchObject({
+        stage: "deposit_confirmed",
+        session: AUTHORIZED,
+        expectedAmount: "100",
+      })
+      expect(decideStatus({ status: "processing", type: "variable", depositAmount: "0.04", rate: "2000" }, policy()).stage).toBe("underpaid")
+      // Nothing to judge yet: not authorized until the service says what the deposit is worth.
+      expect(decideStatus({ status: "processing", type: "variable" }, policy())).toMatchObject({ stage: "deposit_confirmed", session: PENDING })
       // A fixed shift's amount is the quote's: never judged.
       expect(decideStatus({ status: "processing", type: "fixed", settleAmount: "3.12" }, policy()).stage).toBe("deposit_confirmed")
     })
@@ -124,10 +131,18 @@ describe("status map", () => {
         { status: "settled", depositHash: "0xa", settleAmount: "60" },
         { status: "processing", depositHash: "0xb" },
       ]
+      // What the second deposit is worth is not known yet: nothing is authorized on the first one alone.
       expect(decideStatus({ status: "multiple", type: "variable", deposits }, policy())).toMatchObject({
-        session: AUTHORIZED,
+        session: PENDING,
         effectiveStatus: "processing",
       })
+      const priced = [deposits[0], { ...deposits[1], settleAmount: "40" }]
+      expect(decideStatus({ status: "multiple", type: "variable", deposits: priced }, policy())).toMatchObject({
+        session: AUTHORIZED,
+        expectedAmount: "100",
+      })
+      const short = [deposits[0], { ...deposits[1], settleAmount: "30" }]
+      expect(decideStatus({ status: "multiple", type: "variable", deposits: short }, policy()).stage).toBe("underpaid")
       const settled = deposits.map((d, i) => ({ ...d, status: "settled", settleAmount: i ? "40" : "60" }))
       expect(decideStatus({ status: "multiple", type: "variable", deposits: settled }, policy())).toMatchObject({
         session: CAPTURED,

@@ -23,7 +23,9 @@ type ShiftActionsProps = {
 function canSetRefundAddress(shift: Shift): boolean {
   if (shift.terminal) return false
   const needed = Boolean(shift.flags?.address_needed || shift.view.refund?.address_needed) || shift.status === "address_needed"
-  return needed || !shift.refund_address
+  // A refund whose shift the service would not make (e.g. it refused the address) may get another one.
+  const refused = shift.kind === "refund" && shift.status === "creating" && !shift.shift_id
+  return needed || refused || !shift.refund_address
 }
 
 type OpenForm = "refund-address" | "refund" | null
@@ -56,7 +58,7 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
   }
 
   const refundable = canRefundViaShift(shift, payment)
-  const manuallyRefundable = shift.kind === "refund" && ["address_needed", "waiting", "expired"].includes(shift.status)
+  const manuallyRefundable = shift.kind === "refund" && ["address_needed", "creating", "waiting", "expired"].includes(shift.status)
   // A refund shift lives as long as its quote: one that expired unfunded is renewed when the merchant is ready to send.
   const renewable = shift.kind === "refund" && shift.status === "expired"
 

@@ -1,0 +1,36 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import type { CryptoSwapModuleService } from "../../modules/crypto-swap"
+import type { SwapServiceClient } from "../../lib/swap-service"
+import { toMedusaError } from "../../lib/to-medusa-error"
+
+/**
+ * What the service says of a refund shift now, never the ledger's last sync: refuses when the merchant's
+ * deposit reached it (it pays the shopper) or the service can't say.
+ */
+export async function assertRefundShiftUnfunded(client: SwapServiceClient, shiftId: string, doing: string) {
+  const shift = await client.getShift(shiftId).catch((error) => {
+    throw toMedusaError(error, doing)
+  })
+  const funded = Boolean(shift.depositHash) || (shift.deposits?.length ?? 0) > 0 || !["waiting", "expired"].includes(shift.status)
+  if (funded) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `The refund shift has received a deposit ("${shift.status}"): it pays the shopper. Wait for it to settle, or for the service to send it back.`
+    )
+  }
+  return shift
+}
+
+/** The refund's make-the-shift action starts over: a new destination, or a renewal after expiry. */
+export async function restartRefundShiftAction(ledger: CryptoSwapModuleService, ledgerId: string) {
+  const [made] = await ledger.listSwapShiftActions({ swap_shift_id: ledgerId, kind: "create_refund_shift" })
+  if (made) {
+    await ledger.updateSwapShiftActions({ id: made.id, state: "pending", attempts: 0, next_attempt_at: null, done_at: null, last_error: null, outcome: null })
+  }
+}
+
+/** The refund was settled another way: its make-the-shift action, if still open, is closed with why. */
+export async function closeRefundShiftAction(ledger: CryptoSwapModuleService, ledgerId: string, outcome: string) {
+  const [open] = await ledger.listSwapShiftActions({ swap_shift_id: ledgerId, kind: "create_refund_shift", state: ["pending", "attention"] })
+  if (open) await ledger.updateSwapShiftActions({ id: open.id, state: "done", done_at: new Date(), next_attempt_at: null, outcome })
+}
