@@ -286,6 +286,9 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
       expect(data.shifts.find((shift: any) => shift.id === first.id).view.headline).toBe("Refund not sent: the refund shift expired unfunded")
+      // The settings page lists it among the refunds still to reach the shopper, order or not.
+      const listed = async () => (await api.get("/admin/crypto-swap/status", admin)).data.refunds.filter((refund: any) => refund.id === first.id)
+      expect(await listed()).toEqual([expect.objectContaining({ status: "expired", amount_due: "20", order_id: order.id })])
 
       const renewed = await api.post(`/admin/crypto-swap/shifts/${first.id}/renew-refund`, {}, admin)
       expect(renewed.data.sync_error).toBeNull()
@@ -293,6 +296,7 @@ medusaIntegrationTestRunner({
       expect(renewed.data.shift.shift_id).not.toBe(first.shift_id)
       expect(env.sandbox.getShift(renewed.data.shift.shift_id)).toMatchObject({ type: "fixed", externalId: first.id, status: "waiting" })
       expect(await refundRows(container, payment.id)).toHaveLength(1)
+      expect(await listed()).toEqual([expect.objectContaining({ status: "waiting", deposit_address: renewed.data.shift.deposit_address })])
       expect((await ledgerRow(container, { id: first.id })).events.map((event) => event.action ?? `${event.from_status} -> ${event.to_status}`)).toEqual([
         "null -> creating",
         "refund_shift_created",

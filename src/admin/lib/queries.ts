@@ -139,7 +139,9 @@ export function usePluginStatus() {
 const STATUS_SHIFT_ACTIONS = {
   retry: { run: cryptoSwapApi.retryShift, done: "Tried again" },
   "refund-instead": { run: cryptoSwapApi.refundInstead, done: "Recorded as owed to the shopper" },
-  "refund-held": { run: cryptoSwapApi.refundHeld, done: "Refund shift made: fund it from the order's crypto section" },
+  "refund-held": { run: cryptoSwapApi.refundHeld, done: "Refund shift made: fund it from the refunds list" },
+  "renew-refund": { run: cryptoSwapApi.renewRefund, done: "Refund shift renewed" },
+  "mark-refunded": { run: cryptoSwapApi.markRefunded, done: "Refund recorded as paid by other means" },
 } satisfies Record<string, { run: (ledgerId: string) => Promise<ShiftActionResponse>; done: string }>
 export type StatusShiftAction = keyof typeof STATUS_SHIFT_ACTIONS
 

@@ -180,6 +180,7 @@ export type PluginStatus = {
   attention: AttentionItem[]
   paid_no_order: PaidNoOrder[]
   refund_owed: RefundOwed[]
+  refunds: OpenRefund[]
   webhooks: Webhook[]
   upstream: UpstreamMetrics
 }
@@ -221,6 +222,23 @@ export type RefundOwed = {
   refund_owed: string
   settle_coin: string | null
   settle_network: string | null
+  refund_address: string | null
+}
+
+/** A refund still to reach the shopper: the refund shift to fund, or one that expired unfunded. */
+export type OpenRefund = {
+  id: string
+  status: string
+  order_id: string | null
+  refund_id: string | null
+  amount_due: string | null
+  currency_code: string | null
+  deposit_amount: string | null
+  deposit_coin: string | null
+  deposit_network: string | null
+  deposit_address: string | null
+  deposit_memo: string | null
+  expires_at: string | null
   refund_address: string | null
 }
 

@@ -83,7 +83,21 @@ function ShiftList<T extends ShiftRow>(props: {
  * The buttons of one listed shift: retry its actions, refund instead of placing its order, or refund
  * through a refund shift money no order holds.
  */
-function ShiftButtons({ ledgerId, retry, refundInstead, refundHeld }: { ledgerId: string; retry?: boolean; refundInstead?: boolean; refundHeld?: boolean }) {
+function ShiftButtons({
+  ledgerId,
+  retry,
+  refundInstead,
+  refundHeld,
+  renewRefund,
+  markRefunded,
+}: {
+  ledgerId: string
+  retry?: boolean
+  refundInstead?: boolean
+  refundHeld?: boolean
+  renewRefund?: boolean
+  markRefunded?: boolean
+}) {
   const action = useStatusShiftAction()
   const prompt = usePrompt()
   const confirmRefund = async () => {
@@ -105,6 +119,16 @@ function ShiftButtons({ ledgerId, retry, refundInstead, refundHeld }: { ledgerId
       {refundHeld ? (
         <Button size="small" variant="secondary" isLoading={action.isPending} onClick={() => action.mutate({ kind: "refund-held", ledgerId })}>
           Refund via shift
+        </Button>
+      ) : null}
+      {renewRefund ? (
+        <Button size="small" variant="secondary" isLoading={action.isPending} onClick={() => action.mutate({ kind: "renew-refund", ledgerId })}>
+          Renew refund shift
+        </Button>
+      ) : null}
+      {markRefunded ? (
+        <Button size="small" variant="secondary" isLoading={action.isPending} onClick={() => action.mutate({ kind: "mark-refunded", ledgerId })}>
+          Mark refunded
         </Button>
       ) : null}
       {refundInstead ? (
@@ -195,6 +219,35 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
           { header: "Last error", cell: (item) => item.last_error ?? "-" },
           { header: "Since", cell: (item) => formatDateTime(item.since) },
           { header: "", cell: (item) => <ShiftButtons ledgerId={item.id} retry /> },
+        ]}
+      />
+      <ShiftList
+        title="Refunds to fund"
+        description="Every refund that has not reached the shopper yet. Send exactly the amount shown to the address before it expires; an expired refund shift can be renewed when you are ready."
+        testId="crypto-swap-refunds"
+        shifts={status.refunds ?? []}
+        columns={[
+          { header: "Refund", cell: (refund) => `${refund.amount_due ?? "?"} ${(refund.currency_code ?? "").toUpperCase()}` },
+          {
+            header: "Send",
+            cell: (refund) =>
+              refund.deposit_address && refund.status === "waiting"
+                ? `${coinAmountOn(refund.deposit_amount, refund.deposit_coin, refund.deposit_network)} to ${refund.deposit_address}${refund.deposit_memo ? ` (memo ${refund.deposit_memo})` : ""}`
+                : humanize(refund.status),
+            mono: true,
+          },
+          { header: "Expires", cell: (refund) => formatDateTime(refund.expires_at) },
+          { header: "Order", cell: (refund) => refund.order_id ?? "-", mono: true },
+          {
+            header: "",
+            cell: (refund) => (
+              <ShiftButtons
+                ledgerId={refund.id}
+                renewRefund={refund.status === "expired"}
+                markRefunded={["address_needed", "creating", "waiting", "expired"].includes(refund.status)}
+              />
+            ),
+          },
         ]}
       />
       <ShiftList

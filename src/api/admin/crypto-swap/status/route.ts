@@ -7,6 +7,9 @@ import { shopperIp } from "../../../middlewares/attach-customer-ip"
 import { DEPOSIT_SEEN_STATUSES } from "../../../../lib/shift/shift-actions"
 import { heldRefundId } from "../../../../lib/shift/refund-ids"
 
+/** A refund in one of these still needs the merchant: a destination, funds, or a renewal after expiry. */
+const OPEN_REFUND_STATUSES = ["address_needed", "creating", "waiting", "pending", "processing", "settling", "review", "expired"]
+
 /** A shift is stuck when it outlived its deadline by this much, or keeps failing to sync. */
 const STUCK_AFTER_MS = 60 * 60 * 1000
 const STUCK_FAILURES = 5
@@ -110,6 +113,20 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     { select: ["id", "status", "order_id", "cart_id", "refund_owed", "settle_coin", "settle_network", "refund_address"], take: 1000 }
   )
 
+  // Refunds still to reach the shopper, whether or not an order page shows them (held money has no
+  // order): what to send where, or a refund shift that expired unfunded and waits to be renewed.
+  const refunds = await ledger.listSwapShifts(
+    { kind: "refund", status: [...OPEN_REFUND_STATUSES] },
+    {
+      select: [
+        "id", "status", "order_id", "refund_id", "amount_due", "currency_code", "deposit_amount", "deposit_coin",
+        "deposit_network", "deposit_address", "deposit_memo", "expires_at", "refund_address", "settle_coin", "settle_network",
+      ],
+      order: { created_at: "ASC" },
+      take: 1000,
+    }
+  )
+
   // Confirmed deposits no order holds: the admin retries placing the order or refunds instead.
   const unplaced = await ledger.listSwapShifts(
     { kind: "payment", paid_no_order_since: { $ne: null } },
@@ -132,6 +149,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     attention,
     paid_no_order: paidNoOrder,
     refund_owed: refundOwed,
+    refunds,
     reconciliation: { last_run: lastRun ?? null },
     open_shifts: { total: open.length, by_status: byStatus },
     paid_without_session: paidWithoutSession,
