@@ -124,7 +124,7 @@ medusaIntegrationTestRunner({
       )
       expect(refund[0]).toMatchObject({
         status: "waiting",
-        type: "variable",
+        type: "fixed",
         deposit_coin: "USDC",
         settle_coin: "BTC",
         settle_address: BTC_REFUND,

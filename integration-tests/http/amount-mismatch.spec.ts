@@ -94,6 +94,20 @@ medusaIntegrationTestRunner({
       expect(order?.payments).toHaveLength(1)
     })
 
+    it("places the order for a shopper who sends the estimate the payment page shows", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await variablePayment()
+      // Fees included, so the estimate settles the amount due: what the page says to send.
+      expect(session.data.deposit_estimate).toMatch(/^\d+(\.\d+)?$/)
+      const { data } = await api.get(`/store/crypto-swap/payment-sessions/${session.id}?cart_id=${cart.id}`, shop.headers)
+      expect(data.payment.deposit.estimate).toBe(session.data.deposit_estimate)
+      expect(data.payment.next_step).toContain(`about ${session.data.deposit_estimate} ETH`)
+      await env.control.deposit(shiftId, { amount: session.data.deposit_estimate })
+      await env.control.setStatus(shiftId, "processing")
+      await reconcile(container)
+      expect((await orderWithPayments(container, cart.id))?.payments).toHaveLength(1)
+    })
+
     async function overpaid(providerId: string) {
       const container = getContainer()
       const { cart, session, shiftId } = await variablePayment(providerId)

@@ -176,11 +176,17 @@ medusaIntegrationTestRunner({
         })
         for (const field of ["rate", "min", "max", "deposit_amount"]) expect(estimate[field]).toMatch(/^\d+(\.\d+)?$/)
         expect(Number(estimate.min)).toBeLessThan(Number(estimate.max))
-        // Enough BTC to cover the amount due at the quoted rate, in at most 8 decimals, and not much more.
+        // Enough BTC to settle the amount due once the service's fees are taken (the rate it gives for that
+        // very amount), with the estimate's margin for the rate moving, in at most 8 decimals, and not much more.
+        expect(estimate).toMatchObject({ margin_percent: "1" })
         expect(estimate.deposit_amount).toMatch(/^\d+(\.\d{1,8})?$/)
-        const covers = Number(estimate.deposit_amount) * Number(estimate.rate)
-        expect(covers).toBeGreaterThanOrEqual(49.99)
-        expect(covers).toBeLessThan(49.99 * 1.001)
+        const { baseUrl, account } = env.sandbox
+        const atAmount = await fetch(`${baseUrl}/v2/pair/btc-bitcoin/usdc-ethereum?affiliateId=${account.id}&amount=${estimate.deposit_amount}`, {
+          headers: { "x-service-secret": account.secret },
+        }).then((response) => response.json() as Promise<{ rate: string }>)
+        const settles = new BigNumber(estimate.deposit_amount).times(atAmount.rate)
+        expect(settles.gte(new BigNumber("49.99").times("1.01"))).toBe(true)
+        expect(settles.lt(new BigNumber("49.99").times("1.012"))).toBe(true)
         // No commission option set: the pair names none, so it is priced with the commission the service
         // applies to the account, as quotes and shifts (which take none) are.
         const [pair] = await upstream("GET", "/v2/pair/btc-bitcoin/usdc-ethereum")
@@ -303,7 +309,7 @@ medusaIntegrationTestRunner({
         const zk = await paySession({ deposit_coin: "ETH", deposit_network: "zksync" })
         const zkView = (await view(zk.session.id, zk.cart.id)).data.payment
         expect(zkView.deposit).toMatchObject({ amount: null, min: zk.session.data.deposit_min, max: zk.session.data.deposit_max })
-        expect(zkView.next_step).toContain(`Send between ${zk.session.data.deposit_min} and ${zk.session.data.deposit_max} ETH on zksync`)
+        expect(zkView.next_step).toContain(`Send about ${zk.session.data.deposit_estimate} ETH (between ${zk.session.data.deposit_min} and ${zk.session.data.deposit_max}) on zksync`)
         expect(zkView.payment_uri).toBe(`ethereum:${zk.session.data.deposit_address}@324`)
         expect(zkView.wallet_uri).toBe(zkView.payment_uri)
 

@@ -1,15 +1,18 @@
 import { assertPairAvailable, isPairAvailable, sameAsset, type Asset } from "./catalogue"
-import { depositLimits, offeredRate } from "./pricing"
+import { convertDeposit, depositLimits, offeredRate } from "./pricing"
 import { validationFailure } from "./service-error"
 
-/** `GET /v2/pair`: deposit range and rate of a pair, the commission (percent) taken off. */
-export function pairView(deposit: Asset, settle: Asset, commissionPercent: string) {
+/**
+ * `GET /v2/pair`: deposit range and rate of a pair, the commission (percent) taken off; for an `amount`
+ * to deposit, the rate that amount really settles at, the settlement's network fee included.
+ */
+export function pairView(deposit: Asset, settle: Asset, commissionPercent: string, amount?: string) {
   assertPairAvailable(deposit, settle)
   const limits = depositLimits(deposit, settle)
   return {
     min: limits.min,
     max: limits.max,
-    rate: offeredRate(deposit, settle, commissionPercent).toFixed(),
+    rate: amount ? convertDeposit(amount, deposit, settle, commissionPercent).rate : offeredRate(deposit, settle, commissionPercent).toFixed(),
     depositCoin: deposit.coin.coin,
     depositNetwork: deposit.network,
     settleCoin: settle.coin.coin,

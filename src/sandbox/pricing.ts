@@ -82,9 +82,9 @@ function effectiveRate(depositAmount: string, settleAmount: string): string {
 }
 
 /** What a deposit yields at the offered rate, less the settlement fee, rounded down. The deposit is rounded up to its precision. */
-export function convertDeposit(depositAmount: string, deposit: Asset, settle: Asset): Conversion {
+export function convertDeposit(depositAmount: string, deposit: Asset, settle: Asset, commissionPercent?: string): Conversion {
   const exactDeposit = roundUp(depositAmount, deposit)
-  const gross = new Decimal(exactDeposit).times(offeredRate(deposit, settle)).minus(settleNetworkFee(settle))
+  const gross = new Decimal(exactDeposit).times(offeredRate(deposit, settle, commissionPercent)).minus(settleNetworkFee(settle))
   const settleAmount = roundDown(BigNumber.max(0, gross), settle)
   return { depositAmount: exactDeposit, settleAmount, rate: effectiveRate(exactDeposit, settleAmount) }
 }

@@ -18,6 +18,8 @@ type LedgerRowView = {
   deposit_amount: string | null
   deposit_min: string | null
   deposit_max: string | null
+  /** Variable shifts: what to send to pay the order, fees included (absent on rows made before it existed). */
+  deposit_estimate?: string | null
   settle_coin: string | null
   settle_network: string | null
   settle_amount: string | null
@@ -66,7 +68,7 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): string {
       }
       return row.deposit_amount && row.type !== "variable"
         ? `Send exactly ${row.deposit_amount} ${row.deposit_coin} on ${row.deposit_network} to the address below${row.deposit_memo ? ", with the memo" : ""} before the deadline.`
-        : `Send between ${row.deposit_min} and ${row.deposit_max} ${row.deposit_coin} on ${row.deposit_network} to the address below${row.deposit_memo ? ", with the memo" : ""}.`
+        : `Send ${row.deposit_estimate ? `about ${row.deposit_estimate} ${row.deposit_coin} (between ${row.deposit_min} and ${row.deposit_max})` : `between ${row.deposit_min} and ${row.deposit_max} ${row.deposit_coin}`} on ${row.deposit_network} to the address below${row.deposit_memo ? ", with the memo" : ""}.`
     case "deposit_detected":
     case "deposit_confirmed":
     case "unknown":
@@ -178,6 +180,7 @@ export async function paymentView(
       amount: row.type === "variable" ? null : row.deposit_amount,
       min: row.type === "variable" ? row.deposit_min : null,
       max: row.type === "variable" ? row.deposit_max : null,
+      estimate: row.type === "variable" ? row.deposit_estimate ?? null : null,
       rate: row.rate,
     },
     settle: { coin: row.settle_coin, network: row.settle_network, amount: row.settle_amount },

@@ -26,6 +26,7 @@ import type {
 import {
   CoinCatalogue,
   SwapServiceClient,
+  findCoinNetwork,
   governingShift,
   webhookNotificationSchema,
   type Checkout,
@@ -36,7 +37,8 @@ import { compareDecimals, toDecimalString } from "../../lib/money"
 import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type Settlement } from "../../lib/options"
-import { planShift, type ShiftPlan } from "../../lib/shift/shift-plan"
+import { coinDecimals, planShift, type ShiftPlan } from "../../lib/shift/shift-plan"
+import { coveringDeposit } from "../../lib/shift/covering-deposit"
 import type { CryptoSwapSessionData } from "../../lib/shift/session-data"
 import { decideStatus, statusPolicy, type StatusDecision } from "../../lib/shift/status-map"
 import { syncObservation } from "../../lib/shift/sync-observation"
@@ -289,9 +291,33 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
         },
         ctx
       )
-      return this.withShift({ ...base, ...this.sessionBase(settlement, plan, input) }, shift)
+      const estimate = await this.depositEstimate(plan, settlement)
+      return this.withShift({ ...base, ...this.sessionBase(settlement, plan, input), ...(estimate ? { deposit_estimate: estimate } : {}) }, shift)
     } catch (error) {
       throw toMedusaError(error, "creating the crypto payment")
+    }
+  }
+
+  /**
+   * What to send on a variable shift to pay the order, fees included, shown beside the accepted range.
+   * A help, not a condition: without one (the service can't say now) the shopper still sees the range.
+   */
+  private async depositEstimate(plan: ShiftPlan, settlement: Settlement): Promise<string | undefined> {
+    try {
+      const coin = findCoinNetwork(await this.catalogue_.get(), plan.depositCoin, plan.depositNetwork)
+      if (!coin) return undefined
+      const { deposit } = await coveringDeposit(
+        this.client_,
+        { coin: plan.depositCoin, network: plan.depositNetwork },
+        { coin: settlement.coin, network: settlement.network },
+        plan.settleAmount,
+        coinDecimals(coin, plan.depositNetwork),
+        this.options_.commissionRate
+      )
+      return deposit
+    } catch (error) {
+      this.logger_.warn(`crypto-swap: no deposit estimate for ${plan.depositCoin} on ${plan.depositNetwork}: ${(error as Error).message}`)
+      return undefined
     }
   }
 

@@ -256,8 +256,18 @@ describe("sandbox pair rates", () => {
     expect(plain.status).toBe(200)
     // 65000 USD per BTC less the 0.5% spread.
     expect(plain.body).toEqual({ min: expect.any(String), max: expect.any(String), rate: "64675", depositCoin: "BTC", depositNetwork: "bitcoin", settleCoin: "USDC", settleNetwork: "ethereum" })
-    const withCommission = await client().get(`/v2/pair/btc-bitcoin/usdc-ethereum?affiliateId=${id}&commissionRate=2&amount=0.5`)
+    const withCommission = await client().get(`/v2/pair/btc-bitcoin/usdc-ethereum?affiliateId=${id}&commissionRate=2`)
     expect(withCommission.body.rate).toBe("63381.5")
+  })
+
+  it("gives the rate a deposit amount really settles at, the settlement's network fee included", async () => {
+    const id = client().account.id
+    const forHalf = await client().get(`/v2/pair/btc-bitcoin/usdc-ethereum?affiliateId=${id}&commissionRate=2&amount=0.5`)
+    // 0.5 BTC at 63381.5 is 31690.75 USDC, less the 2 USDC fee of a settlement on ethereum: 31688.75 for 0.5.
+    expect(forHalf.body.rate).toBe("63377.5")
+    const forLess = await client().get(`/v2/pair/btc-bitcoin/usdc-ethereum?affiliateId=${id}&commissionRate=2&amount=0.001`)
+    // The fee weighs more on a small deposit: 63.3815 - 2 = 61.3815 for 0.001.
+    expect(forLess.body.rate).toBe("61381.5")
   })
 
   it("refuses a commissionRate outside 0..2 and needs credentials and affiliateId", async () => {

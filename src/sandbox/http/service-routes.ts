@@ -55,7 +55,7 @@ export function serviceRoutes(runtime: SandboxRuntime): Router {
   v2.get("/pair/:from/:to", auth, (req, res) => {
     const query = parseRequest(pairQuerySchema, req.query)
     assertAffiliate(runtime.state, query.affiliateId)
-    res.json(pairView(parseCoinNetwork(req.params.from, "deposit"), parseCoinNetwork(req.params.to, "settle"), query.commissionRate))
+    res.json(pairView(parseCoinNetwork(req.params.from, "deposit"), parseCoinNetwork(req.params.to, "settle"), query.commissionRate, query.amount))
   })
 
   v2.get("/pairs", auth, (req, res) => {

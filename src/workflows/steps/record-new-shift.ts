@@ -52,6 +52,7 @@ export function ledgerRowFromSession(
     deposit_amount: data.deposit_amount ?? null,
     deposit_min: data.deposit_min ?? null,
     deposit_max: data.deposit_max ?? null,
+    deposit_estimate: data.deposit_estimate ?? null,
     settle_coin: data.settle_coin ?? null,
     settle_network: data.settle_network ?? null,
     settle_amount: data.settle_amount ?? null,

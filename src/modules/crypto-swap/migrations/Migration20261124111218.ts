@@ -16,6 +16,8 @@ export class Migration20261124111218 extends Migration {
     this.addSql(`alter table if exists "crypto_swap_shift" add column if not exists "customer_ip" text null;`);
 
     this.addSql(`alter table if exists "crypto_swap_shift" add column if not exists "refund_quote" jsonb null;`);
+
+    this.addSql(`alter table if exists "crypto_swap_shift" add column if not exists "deposit_estimate" text null;`);
   }
 
   override async down(): Promise<void> {
@@ -32,6 +34,8 @@ export class Migration20261124111218 extends Migration {
     this.addSql(`alter table if exists "crypto_swap_shift" drop column if exists "customer_ip";`);
 
     this.addSql(`alter table if exists "crypto_swap_shift" drop column if exists "refund_quote";`);
+
+    this.addSql(`alter table if exists "crypto_swap_shift" drop column if exists "deposit_estimate";`);
   }
 
 }

@@ -30,6 +30,8 @@ export const SwapShift = model
     deposit_amount: model.text().nullable(),
     deposit_min: model.text().nullable(),
     deposit_max: model.text().nullable(),
+    /** A variable shift's deposit that pays the order at the rate when it was made, fees included. */
+    deposit_estimate: model.text().nullable(),
     settle_coin: model.text().nullable(),
     settle_network: model.text().nullable(),
     settle_address: model.text().nullable(),

@@ -1,7 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { catalogueFor, clientFor } from "../../../../lib/provider-registry"
-import { depositFor, toDecimalString } from "../../../../lib/money"
+import { toDecimalString } from "../../../../lib/money"
+import { coveringDeposit, ESTIMATE_MARGIN_PERCENT } from "../../../../lib/shift/covering-deposit"
 import { findCoinNetwork, isNetworkOffline } from "../../../../lib/swap-service"
 import { coinDecimals } from "../../../../lib/shift/shift-plan"
 import { toMedusaError } from "../../../../lib/to-medusa-error"
@@ -35,12 +36,15 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
         `${deposit.coin} on ${network} is what the store receives: pay with another coin or network.`
       )
     }
-    const pair = await clientFor(provider).getPair(
+    const amountDue = toDecimalString(cart.total as string)
+    const { pair, deposit: covering } = await coveringDeposit(
+      clientFor(provider),
       { coin: deposit.coin, network },
       { coin: settlement.coin, network: settlement.network },
-      { commissionRatePercent: provider.options.commissionRate }
+      amountDue,
+      coinDecimals(deposit, network),
+      provider.options.commissionRate
     )
-    const amountDue = toDecimalString(cart.total as string)
     res.json({
       estimate: {
         deposit_coin: deposit.coin,
@@ -52,7 +56,9 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
         rate: pair.rate,
         min: pair.min,
         max: pair.max,
-        deposit_amount: depositFor(amountDue, pair.rate, coinDecimals(deposit, network)),
+        // Fees included, with a margin for the rate moving before the deposit arrives.
+        deposit_amount: covering,
+        margin_percent: ESTIMATE_MARGIN_PERCENT,
         commission_rate_percent: provider.options.commissionRate ?? null,
       },
     })
