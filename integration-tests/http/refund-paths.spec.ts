@@ -273,6 +273,27 @@ medusaIntegrationTestRunner({
       expect(row).toMatchObject({ deposit_amount: "20", status: "waiting" })
     })
 
+    it("makes a variable-rate refund shift when the shopper's coin can only be settled at a variable rate", async () => {
+      const container = getContainer()
+      // USDC on algorand is settled at a variable rate only: no fixed quote can pay the shopper in it.
+      const ALGORAND_REFUND = "A".repeat(58)
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, {
+        deposit_coin: "USDC",
+        deposit_network: "algorand",
+        refund_address: ALGORAND_REFUND,
+      })
+      await env.control.deposit(session.data.shift_id)
+      await env.control.walk(session.data.shift_id, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const { payments } = (await orderWithPayments(container, cart.id))!
+      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [row] = await refundRows(container, payments[0].id)
+      expect(row).toMatchObject({ status: "waiting", type: "variable", settle_coin: "USDC", settle_network: "algorand", refund_address: ALGORAND_REFUND })
+      expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ type: "variable", settleNetwork: "algorand", externalId: row.id })
+    })
+
     it("renews a refund shift that expired before the store funded it: the same refund, a new shift", async () => {
       const container = getContainer()
       const { order, payment } = await settledOrder()

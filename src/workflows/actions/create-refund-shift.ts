@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { catalogueFor, clientFor, providerById, type RegisteredProvider } from "../../lib/provider-registry"
-import { findCoinNetwork, type Quote } from "../../lib/swap-service"
+import { chooseShiftType, findCoinNetwork, type Coin, type Quote, type Shift } from "../../lib/swap-service"
 import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { refundQuoteRequest } from "../../lib/shift/refund-quote"
@@ -14,27 +14,34 @@ const QUOTE_MARGIN_MS = 30_000
  * Makes a refund's shift at a fixed rate, so the merchant is shown the exact amount to send; anything
  * sent wrongly goes back to the merchant's settlement address. The quote is recorded before the shift
  * is asked for: when the answer is lost (a timeout, a crash), the next attempt asks again with the same
- * quote and the service answers with the shift it already made, never a second one.
+ * quote and the service answers with the shift it already made, never a second one. A coin the service
+ * settles only at a variable rate gets a variable refund shift: a range to send, and no such recovery.
  */
 export const createRefundShift: ShiftAction = async (container, row) => {
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   const settlement = provider.options.settlement[row.currency_code ?? ""]
   // The service wants to know whom a server's request is for: the shopper the refund goes to.
   const context = { userIp: row.customer_ip ?? undefined }
-  const recorded = row.refund_quote as Quote | null
-  const quote =
-    recorded && Date.parse(recorded.expiresAt) - QUOTE_MARGIN_MS > Date.now() ? recorded : await recordNewQuote(container, provider, row, context)
-  const shift = await clientFor(provider).createFixedShift(
-    {
-      quote,
-      settleAddress: row.refund_address!,
-      settleMemo: row.refund_memo ?? undefined,
-      refundAddress: settlement?.address,
-      refundMemo: settlement?.memo,
-      externalId: row.id,
-    },
-    context
-  )
+  const coins = await catalogueFor(provider).get()
+  const pair = { depositCoin: row.deposit_coin!, depositNetwork: row.deposit_network!, settleCoin: row.settle_coin!, settleNetwork: row.settle_network! }
+  const destination = {
+    settleAddress: row.refund_address!,
+    settleMemo: row.refund_memo ?? undefined,
+    refundAddress: settlement?.address,
+    refundMemo: settlement?.memo,
+    externalId: row.id,
+  }
+  const variableOnly =
+    chooseShiftType(coins, { coin: pair.depositCoin, network: pair.depositNetwork }, { coin: pair.settleCoin, network: pair.settleNetwork }) === "variable"
+  let shift: Shift
+  if (variableOnly) {
+    shift = await clientFor(provider).createVariableShift({ ...pair, ...destination }, context)
+  } else {
+    const recorded = row.refund_quote as Quote | null
+    const quote =
+      recorded && Date.parse(recorded.expiresAt) - QUOTE_MARGIN_MS > Date.now() ? recorded : await recordNewQuote(container, provider, row, coins, context)
+    shift = await clientFor(provider).createFixedShift({ quote, ...destination }, context)
+  }
   return {
     ledger: { ...ledgerFieldsFromShift(shift, { kind: "refund", refund_address: row.refund_address, refund_memo: row.refund_memo }), flags: { address_needed: null } },
     history: "refund_shift_created",
@@ -42,10 +49,15 @@ export const createRefundShift: ShiftAction = async (container, row) => {
   }
 }
 
-async function recordNewQuote(container: Parameters<ShiftAction>[0], provider: RegisteredProvider, row: LedgerShift, context: { userIp?: string }) {
+async function recordNewQuote(
+  container: Parameters<ShiftAction>[0],
+  provider: RegisteredProvider,
+  row: LedgerShift,
+  coins: Coin[],
+  context: { userIp?: string }
+) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const [paid] = row.refund_of_shift_id ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id }) : []
-  const coins = await catalogueFor(provider).get()
   const decimalsOf = (coin: string | null, network: string | null) => {
     const found = findCoinNetwork(coins, coin ?? "", network ?? "")
     if (!found) throw new Error(`${coin} on ${network} is not offered by the service now`)
