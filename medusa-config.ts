@@ -69,6 +69,13 @@ module.exports = defineConfig({
     ...redisModules,
     // A store gets the plugin's module with the plugin; the test app is the plugin itself, so it is listed here.
     { resolve: "./src/modules/crypto-swap" },
+    // The shopper's emails go to Medusa's local provider, which logs them and records them as notifications.
+    {
+      resolve: "@medusajs/medusa/notification",
+      options: {
+        providers: [{ resolve: "@medusajs/medusa/notification-local", id: "local", options: { name: "Local", channels: ["email", "feed"] } }],
+      },
+    },
     {
       resolve: "@medusajs/medusa/payment",
       options: {

@@ -32,6 +32,14 @@ module.exports = defineConfig({
   },
   plugins: [{ resolve: "medusa-payment-crypto-swap", options: {} }],
   modules: [
+    // The shopper's e-mails (payment received, refund address needed, refunded, expired) go to Medusa's
+    // local provider, which writes each one to the demo's log instead of sending it.
+    {
+      resolve: "@medusajs/medusa/notification",
+      options: {
+        providers: [{ resolve: "@medusajs/medusa/notification-local", id: "local", options: { name: "Local", channels: ["email", "feed"] } }],
+      },
+    },
     {
       resolve: "@medusajs/medusa/payment",
       options: {

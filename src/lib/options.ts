@@ -61,6 +61,18 @@ export const optionsSchema = z
     requestTimeoutMs: z.number().int().positive().default(10_000),
     maxRetries: z.number().int().min(0).max(5).default(2),
     catalogueTtlSeconds: seconds.default(600),
+    /**
+     * Messages to the shopper through the store's Notification Module: payment received, refund address
+     * needed, refunded, payment expired. The store's provider for `channel` sends them; `templates` names
+     * the store's own template for a message instead of `crypto-swap.<message>`.
+     */
+    notifications: z
+      .object({
+        enabled: z.boolean().default(true),
+        channel: z.string().min(1).default("email"),
+        templates: z.partialRecord(z.enum(["payment_received", "refund_address_needed", "refunded", "payment_expired"]), z.string().min(1)).prefault({}),
+      })
+      .prefault({}),
     /** How reconciliation follows this provider's shifts. */
     reconcile: z
       .object({
