@@ -2,7 +2,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
-import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
+import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, orderWithPayments, reconcile } from "../helpers/ledger"
@@ -23,12 +23,9 @@ async function sentFor(container: MedusaContainer, cartId: string) {
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let store: StoreFixture
     let shop: ReturnType<typeof storefront>
-
     beforeEach(async () => {
-      store = await createStoreFixture(getContainer(), { stock: 10 })
-      shop = storefront(api, store)
+      shop = storefront(api, await createStoreFixture(getContainer(), { stock: 10 }))
     })
 
     async function pay(data: Record<string, unknown> = BTC) {
