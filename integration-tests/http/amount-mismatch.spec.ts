@@ -12,6 +12,7 @@ const env = useSandbox()
 // Variable rate only: the shopper may send any amount in the accepted range.
 const ZK_ETH = { deposit_coin: "ETH", deposit_network: "zksync" }
 const ETH_REFUND = "0x52908400098527886E0F7030069857D2E4169EE7"
+const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
@@ -136,6 +137,32 @@ medusaIntegrationTestRunner({
       expect(refunds[0]).toMatchObject({ refund_id: `excess_${row.id}`, amount_due: excess, status: "waiting", refund_address: ETH_REFUND })
       // The shopper bears the fees with this provider: the store deposits exactly the excess.
       expect(env.sandbox.getShift(refunds[0].shift_id!)).toMatchObject({ depositAmount: excess, settleAddress: ETH_REFUND, settleNetwork: "zksync" })
+    })
+
+    it("says a late fixed-rate deposit is being sent back, and lets the shopper pay again in one action", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "BTC", deposit_network: "bitcoin", refund_address: BTC_REFUND })
+      await env.control.advanceClock(16 * 60)
+      await reconcile(container)
+      // The deposit arrives after the deadline: the service sends it back.
+      await env.control.deposit(session.data.shift_id)
+      await reconcile(container)
+      const page = async (id: string) => (await api.get(`/store/crypto-swap/payment-sessions/${id}?cart_id=${cart.id}`, shop.headers)).data.payment
+      const late = await page(session.id)
+      expect(late).toMatchObject({ stage: "refund", headline: "Your payment is being refunded: it arrived after the payment request expired" })
+      expect(late.next_step).toContain("Then pay again with a new quote")
+
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/requote`, { cart_id: cart.id }, shop.headers)
+      const fresh = data.payment_session
+      expect(fresh.data).toMatchObject({ status: "waiting", deposit_coin: "BTC" })
+      await env.control.deposit(fresh.data.shift_id)
+      await env.control.setStatus(fresh.data.shift_id, "processing")
+      await reconcile(container)
+      expect((await orderWithPayments(container, cart.id))?.payments).toHaveLength(1)
+      // Both shifts stay in the ledger: the one sent back and the one that paid.
+      expect((await ledgerRow(container, { shift_id: session.data.shift_id })).status).toBe("refund")
+      expect((await ledgerRow(container, { shift_id: fresh.data.shift_id })).authorized_at).not.toBeNull()
     })
   },
 })

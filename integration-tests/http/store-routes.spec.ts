@@ -334,7 +334,7 @@ medusaIntegrationTestRunner({
         const early = await refusedPost(`${ROUTES}/payment-sessions/${session.id}/refund-address`, { cart_id: cart.id, address: BTC_REFUND })
         expect(early.data.message).toMatch(/only .* while the payment waits for a refund/)
         const requote = await refusedPost(`${ROUTES}/payment-sessions/${session.id}/requote`, { cart_id: cart.id })
-        expect(requote.data.message).toMatch(/Only an expired fixed-rate payment/)
+        expect(requote.data.message).toMatch(/Only an expired fixed-rate payment, or one whose deposit the service sent back/)
 
         // The payer sends the wrong amount through the pay page; the route finds the checkout's shift itself.
         const { id: shiftId } = await env.control.payCheckout(session.data.checkout_id, "BTC", "bitcoin")
@@ -491,7 +491,7 @@ medusaIntegrationTestRunner({
         const refundHash = (await sandboxShift(shiftId)).settleHash
         expect(refunded).toMatchObject({
           stage: "refunded",
-          headline: "Your payment was refunded",
+          headline: "Your payment was refunded: the amount sent was not the exact amount asked",
           refund: { address_needed: false, address: BTC_REFUND },
           transactions: { settle: null, refund: { hash: refundHash, url: `https://mempool.space/tx/${refundHash}` } },
         })
@@ -568,7 +568,7 @@ medusaIntegrationTestRunner({
         const url = `${ROUTES}/payment-sessions/${session.id}/requote`
 
         const early = await refusedPost(url, { cart_id: cart.id })
-        expect(early.data.message).toMatch(/Only an expired fixed-rate payment/)
+        expect(early.data.message).toMatch(/Only an expired fixed-rate payment, or one whose deposit the service sent back/)
         expect((await collectionSessions(container, collection.id)).map((s) => s.id)).toEqual([session.id])
 
         await env.control.advanceClock(16 * 60)

@@ -93,6 +93,29 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): string {
   }
 }
 
+/** Why the service sends a deposit back (its `issue`), in the shopper's words. */
+const SENT_BACK_BECAUSE: Record<string, string> = {
+  "order expired": "it arrived after the payment request expired",
+  "incorrect amount": "the amount sent was not the exact amount asked",
+  "max 1 deposit": "this payment had already been paid",
+  "amount under min": "the amount sent was below the minimum",
+  "too many deposits": "too many deposits were sent to this address",
+}
+
+/**
+ * What a payment page says. A deposit the service sends back says why, and how to pay again: a fixed
+ * rate is requoted in one action (the store route `requote`), anything else starts over from the cart.
+ */
+function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: string; next_step: string } {
+  const because = (stage === "refund" || stage === "refunded") && row.issue ? SENT_BACK_BECAUSE[row.issue] : undefined
+  if (!because) return { headline: HEADLINE[stage], next_step: nextStep(stage, row) }
+  const again =
+    row.type === "fixed"
+      ? "Then pay again with a new quote; do not send funds to the old address."
+      : "Then start a new payment from your cart; do not send funds to the old address."
+  return { headline: `${HEADLINE[stage]}: ${because}`, next_step: `${nextStep(stage, row)} ${again}` }
+}
+
 /**
  * What a refund the store owes says until the service settles it: pending, and what to send where, so
  * nobody takes Medusa's "refunded" for money that reached the shopper.
@@ -162,7 +185,7 @@ export async function paymentView(
   const depositHash = row.deposit_hash ?? depositsOf(row).find((deposit) => deposit.depositHash)?.depositHash ?? null
   // Once a deposit goes back, `settleHash` is the refund transaction, sent on the deposit network.
   const refunding = row.status === "refunding" || row.status === "refunded"
-  const wording = row.kind === "refund" ? refundWording(stage, row) : { headline: HEADLINE[stage], next_step: nextStep(stage, row) }
+  const wording = row.kind === "refund" ? refundWording(stage, row) : paymentWording(stage, row)
   return {
     status: row.status,
     stage,

@@ -7,12 +7,20 @@ const REFUND = new Set(["refund", "refunding"])
  * When a shift should be read again: often while money moves, rarely while it waits or sits in review,
  * never once it is over and nothing is left to do. Failures back off exponentially.
  */
+/** How long after its expiry a shift is still read, for a deposit that arrives late. */
+export const LATE_DEPOSIT_WATCH_MS = 60 * 60 * 1000
+
 export function nextSyncAt(
-  shift: { status: string; terminal: boolean; actionPending: boolean; failures: number },
+  shift: { status: string; terminal: boolean; actionPending: boolean; failures: number; expiresAt?: Date | string | null },
   cadence: CryptoSwapOptions["reconcile"],
   now: Date
 ): Date | null {
   if (shift.failures > 0) return retryAt(shift.failures, cadence, now)
+  // An expired shift may still receive a late deposit, which the service sends back (and may need an
+  // address for): watched for a while at the review cadence, then left.
+  if (shift.status === "expired" && shift.expiresAt && now.getTime() - new Date(shift.expiresAt).getTime() < LATE_DEPOSIT_WATCH_MS) {
+    return new Date(now.getTime() + cadence.reviewSeconds * 1000)
+  }
   if (shift.terminal && !shift.actionPending) return null
   const seconds = shift.actionPending || IN_FLIGHT.has(shift.status)
     ? cadence.inFlightSeconds

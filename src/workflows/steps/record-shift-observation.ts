@@ -90,7 +90,7 @@ export const recordShiftObservationStep = createStep(
         last_synced_at: now,
         sync_failures: failures,
         last_error: observation.error ?? null,
-        next_sync_at: nextSyncAt({ status: row.status, terminal: false, actionPending: false, failures }, options.reconcile, now),
+        next_sync_at: nextSyncAt({ status: row.status, terminal: false, actionPending: false, failures, expiresAt: row.expires_at }, options.reconcile, now),
       })
       return new StepResponse(NOTHING_TO_DO(observation, observation.error))
     }
@@ -124,7 +124,11 @@ export const recordShiftObservationStep = createStep(
       last_synced_at: now,
       sync_failures: 0,
       last_error: null,
-      next_sync_at: nextSyncAt({ status: shift.status, terminal: fields.terminal, actionPending, failures: 0 }, options.reconcile, now),
+      next_sync_at: nextSyncAt(
+        { status: shift.status, terminal: fields.terminal, actionPending, failures: 0, expiresAt: fields.expires_at },
+        options.reconcile,
+        now
+      ),
     })
     if (changed) {
       if (row.payment_session_id) await mirrorStatus(container, row.payment_session_id, shift)

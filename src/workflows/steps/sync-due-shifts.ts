@@ -98,7 +98,11 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
         snapshot: shift as unknown as Record<string, unknown>,
         last_synced_at: now,
         sync_failures: 0,
-        next_sync_at: nextSyncAt({ status: row.status, terminal: row.terminal, actionPending: false, failures: 0 }, provider.options.reconcile, now),
+        next_sync_at: nextSyncAt(
+          { status: row.status, terminal: row.terminal, actionPending: false, failures: 0, expiresAt: row.expires_at },
+          provider.options.reconcile,
+          now
+        ),
       })
     } else {
       // Changed, unreadable or with an action due: the full sync, under the shift's lock, takes what was read here or reads again.

@@ -171,6 +171,13 @@ describe("nextSyncAt", () => {
     expect(after({ ...base, status: "settled", terminal: true, actionPending: true })).toBe(5)
   })
 
+  it("watches an expired shift for a late deposit for an hour, at the review cadence, then leaves it", () => {
+    const expiredAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000)
+    expect(after({ ...base, status: "expired", terminal: true, expiresAt: expiredAgo(5) })).toBe(300)
+    expect(after({ ...base, status: "expired", terminal: true, expiresAt: expiredAgo(61) })).toBeNull()
+    expect(after({ ...base, status: "expired", terminal: true })).toBeNull()
+  })
+
   it("backs off exponentially after failures, up to the cap", () => {
     expect(after({ ...base, status: "waiting", failures: 1 })).toBe(10)
     expect(after({ ...base, status: "waiting", failures: 3 })).toBe(40)

@@ -9,7 +9,10 @@ import { parseInput } from "../../../../../parse-input"
 import { requoteBodySchema } from "../../../validators"
 import { ledgerRowForSession, shopperSession } from "../../../shopper-session"
 
-/** An expired fixed-rate payment gets a fresh quote and shift in one call (a new payment session). */
+/** A fixed-rate shift that can pay nothing any more: it ran out, or the service sends its deposit back (late, wrong amount). */
+const REQUOTABLE = new Set(["expired", "refund", "refunding", "refunded"])
+
+/** Such a payment gets a fresh quote and shift in one call (a new payment session). */
 export async function POST(req: MedusaRequest, res: MedusaResponse) {
   const { cart_id } = parseInput(requoteBodySchema, req.body)
   const { session: asked } = await shopperSession(req.scope, req.params.id, cart_id)
@@ -37,8 +40,12 @@ async function requote(req: MedusaRequest, cartId: string) {
   const row = await ledgerRowForSession(req.scope, session)
   await syncShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, source: "storefront" }, throwOnError: false })
   const current = await req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).retrieveSwapShift(row.id)
-  if (current.status !== "expired" || current.type !== "fixed") {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only an expired fixed-rate payment can be requoted.")
+  if (!REQUOTABLE.has(current.status) || current.type !== "fixed") {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only an expired fixed-rate payment, or one whose deposit the service sent back, can be requoted.")
+  }
+  // This page is where the deposit's refund address is given: it must not go away before one is known.
+  if (current.status === "refund" && !current.refund_address) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "First give an address to send your deposit back to; then pay again.")
   }
   const data = session.data as unknown as CryptoSwapSessionData
   const ip = shopperIp(req)
