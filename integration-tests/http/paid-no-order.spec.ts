@@ -2,6 +2,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
+import { waitFor } from "../helpers/wait-for"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
@@ -53,7 +54,16 @@ medusaIntegrationTestRunner({
       await env.control.deposit(shiftId)
       await setStock(container, store.inventoryItemId!, 0)
       await env.control.setStatus(shiftId, "processing")
-      await reconcile(container)
+      // As the job does: ticks until one has tried to place the order (a tick may find the shift, recorded
+      // by the subscriber of its creation, still being written, and leave it to the next).
+      await waitFor(
+        "the paid shift to be recorded as paid with no order",
+        async () => {
+          await reconcile(container)
+          return ledgerRow(container, { shift_id: shiftId })
+        },
+        (row) => Boolean(row.paid_no_order_since)
+      )
       const named = (name: string) =>
         emitted.mock.calls
           .flatMap(([messages]) => (Array.isArray(messages) ? messages : [messages]))
