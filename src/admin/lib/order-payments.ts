@@ -31,3 +31,11 @@ export function refundableAmount(payment: AdminPayment): number {
 export function canRefundViaShift(shift: Shift, payment: AdminPayment | undefined): payment is AdminPayment {
   return shift.kind === "payment" && Boolean(shift.captured_at) && Boolean(payment?.captured_at) && refundableAmount(payment!) > 0
 }
+
+/**
+ * A refund the merchant may close as paid by other means: not yet funded at the service (the route
+ * asks the service again before it records anything).
+ */
+export function canMarkRefunded(status: string): boolean {
+  return ["address_needed", "creating", "waiting", "expired"].includes(status)
+}

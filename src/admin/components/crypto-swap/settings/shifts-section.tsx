@@ -1,6 +1,7 @@
 import type { ReactNode } from "react"
 import { Badge, Button, Table, Text, usePrompt } from "@medusajs/ui"
 import { coinAmountOn, formatDateTime, humanize, statusColor } from "../../../lib/format"
+import { canMarkRefunded } from "../../../lib/order-payments"
 import { useStatusShiftAction } from "../../../lib/queries"
 import type { PluginStatus, ReconciliationRun } from "../../../lib/types"
 import { DetailRow } from "../detail-row"
@@ -244,7 +245,7 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
               <ShiftButtons
                 ledgerId={refund.id}
                 renewRefund={refund.status === "expired"}
-                markRefunded={["address_needed", "creating", "waiting", "expired"].includes(refund.status)}
+                markRefunded={canMarkRefunded(refund.status)}
               />
             ),
           },
