@@ -28,6 +28,20 @@ const client = {
   // The upstream-fault tests wait less for an answer that never comes, and let the coin list go stale within seconds.
   ...(process.env.CRYPTO_SWAP_TEST_TIMEOUT_MS ? { requestTimeoutMs: Number(process.env.CRYPTO_SWAP_TEST_TIMEOUT_MS) } : {}),
   ...(process.env.CRYPTO_SWAP_TEST_CATALOGUE_TTL_SECONDS ? { catalogueTtlSeconds: Number(process.env.CRYPTO_SWAP_TEST_CATALOGUE_TTL_SECONDS) } : {}),
+  // Most specs start many payments a minute from one IP and expect every read to reach the sandbox: roomy
+  // throttles (still counted) and no read cache. admission-control.spec.ts sets real ones (JSON, over the defaults).
+  admission: process.env.CRYPTO_SWAP_TEST_ADMISSION
+    ? JSON.parse(process.env.CRYPTO_SWAP_TEST_ADMISSION)
+    : {
+        sessionsPerCartPerMinute: 100_000,
+        sessionsPerIpPerMinute: 100_000,
+        sessionsPerStorePerMinute: 100_000,
+        readsPerCartPerMinute: 100_000,
+        readsPerIpPerMinute: 100_000,
+        readsPerStorePerMinute: 100_000,
+        estimateCacheSeconds: 0,
+        permissionsCacheSeconds: 0,
+      },
 }
 
 const provider = (id: string, options: Record<string, unknown> = {}) => ({

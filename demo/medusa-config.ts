@@ -58,6 +58,16 @@ module.exports = defineConfig({
                 eur: { coin: "EURC", network: "ethereum", address: "0xfeedfacefeedfacefeedfacefeedfacefeedface" },
               },
               backendUrl: env("MEDUSA_BACKEND_URL", "http://localhost:9000"),
+              // Every demo shopper (a person trying coins, the scripted shopper, the browser tests) is on this
+              // machine, one IP, and the sandbox sets no rate limits: room for many payments a minute. A real
+              // store keeps the defaults, sized to the service's budget (README, Options).
+              admission: {
+                sessionsPerCartPerMinute: 30,
+                sessionsPerIpPerMinute: 60,
+                sessionsPerStorePerMinute: 60,
+                readsPerCartPerMinute: 300,
+                readsPerIpPerMinute: 600,
+              },
             },
           },
         ],

@@ -3,13 +3,39 @@ import { registerWebhookSchema } from "./admin/crypto-swap/validators"
 import { attachCustomerIp } from "./middlewares/attach-customer-ip"
 import { checkSessionData } from "./middlewares/check-session-data"
 import { answerWaitingCompletion } from "./middlewares/answer-waiting-completion"
+import { throttlePaymentSessions, throttleSessionShifts } from "./middlewares/throttle-shift-creation"
+import { throttleEstimates, throttlePermissions } from "./middlewares/throttle-service-reads"
+import { tooManyRequestsErrorHandler } from "./middlewares/too-many-requests"
 
 export default defineMiddlewares({
+  // The service's 429 (a session, a requote, an estimate) is answered 429 with Retry-After; the rest as Medusa does.
+  errorHandler: tooManyRequestsErrorHandler,
   routes: [
     {
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
-      middlewares: [attachCustomerIp, checkSessionData],
+      // Throttled after the checks: a request refused for its data costs nothing upstream and spends no budget.
+      middlewares: [attachCustomerIp, checkSessionData, throttlePaymentSessions],
+    },
+    {
+      matcher: "/store/crypto-swap/payment-sessions/:id/requote",
+      method: ["POST"],
+      middlewares: [throttleSessionShifts],
+    },
+    {
+      matcher: "/store/crypto-swap/payment-sessions/:id/top-up",
+      method: ["POST"],
+      middlewares: [throttleSessionShifts],
+    },
+    {
+      matcher: "/store/crypto-swap/estimate",
+      method: ["GET"],
+      middlewares: [throttleEstimates],
+    },
+    {
+      matcher: "/store/crypto-swap/permissions",
+      method: ["GET"],
+      middlewares: [throttlePermissions],
     },
     {
       matcher: "/store/carts/:id/complete",

@@ -17,6 +17,35 @@ const settlementSchema = z.object({
 
 const seconds = z.number().int().positive()
 const cadenceSeconds = z.number().min(0)
+const perMinute = z.number().int().positive()
+
+/**
+ * How many payment sessions (each a quote and a shift at the service) and service reads the store
+ * routes let through per minute, per cart, per shopper IP and for the whole store, and how long reads
+ * are cached. The service allows a store about 5 shift creations and 20 quotes a minute (per calling
+ * IP, shared by every shopper): the defaults keep the store below that, leave one shift a minute for
+ * refunds, and let no single shopper take more than half of it.
+ */
+export const admissionSchema = z.object({
+  /** Off: no throttles (reads are still cached). */
+  enabled: z.boolean().default(true),
+  /** Payment sessions (Medusa's session route and the requote route) per cart. */
+  sessionsPerCartPerMinute: perMinute.default(3),
+  /** Payment sessions per shopper IP, whatever the cart. */
+  sessionsPerIpPerMinute: perMinute.default(2),
+  /** Payment sessions of the whole store. */
+  sessionsPerStorePerMinute: perMinute.default(4),
+  /** Estimate requests per cart. */
+  readsPerCartPerMinute: perMinute.default(20),
+  /** Estimate and permissions requests per shopper IP. */
+  readsPerIpPerMinute: perMinute.default(30),
+  /** Estimate and permissions requests of the whole store. */
+  readsPerStorePerMinute: perMinute.default(600),
+  /** How long a pair's rate (an estimate's reads) is reused; 0: only requests in flight at once share a read. */
+  estimateCacheSeconds: z.number().int().min(0).max(300).default(30),
+  /** How long the service's answer on whether an IP may pay is reused. */
+  permissionsCacheSeconds: z.number().int().min(0).max(3600).default(60),
+})
 
 export const optionsSchema = z
   .object({
@@ -101,6 +130,8 @@ export const optionsSchema = z
         cancelUnpaidOrders: z.boolean().default(true),
       })
       .prefault({}),
+    /** Admission control of the store routes that spend the service's budget (see `admissionSchema`). */
+    admission: admissionSchema.prefault({}),
   })
   .superRefine((options, ctx) => {
     if (options.mode === "checkout" && !options.checkout) {
@@ -111,6 +142,7 @@ export const optionsSchema = z
 export type CryptoSwapOptionsInput = z.input<typeof optionsSchema>
 export type CryptoSwapOptions = z.output<typeof optionsSchema>
 export type Settlement = z.output<typeof settlementSchema>
+export type AdmissionOptions = z.output<typeof admissionSchema>
 
 /** Parses the provider options; a wrong config fails boot with a message naming the key (never its value). */
 export function parseOptions(options: unknown): CryptoSwapOptions {

@@ -1,7 +1,7 @@
 import type { ConfigModule } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { parseOptions, type CryptoSwapOptions } from "./options"
-import { CoinCatalogue, RequestMetricsRecorder, SwapServiceClient } from "./swap-service"
+import { CachingSwapClient, CoinCatalogue, RequestMetricsRecorder, SwapServiceClient, type SwapServiceClientOptions } from "./swap-service"
 
 /** A crypto-swap provider as the store registered it under the payment module. */
 export type RegisteredProvider = {
@@ -32,8 +32,8 @@ export function registeredProviders(configModule: ConfigModule): RegisteredProvi
 /** Every upstream call of this process, for the health route (response times and failures). */
 export const upstreamMetrics = new RequestMetricsRecorder()
 
-export function createSwapClient(options: CryptoSwapOptions): SwapServiceClient {
-  return new SwapServiceClient({
+function clientOptions(options: CryptoSwapOptions): SwapServiceClientOptions {
+  return {
     baseUrl: options.baseUrl,
     graphqlUrl: options.graphqlUrl,
     payUrl: options.payUrl,
@@ -43,7 +43,11 @@ export function createSwapClient(options: CryptoSwapOptions): SwapServiceClient 
     timeoutMs: options.requestTimeoutMs,
     maxRetries: options.maxRetries,
     onMetric: upstreamMetrics.record,
-  })
+  }
+}
+
+export function createSwapClient(options: CryptoSwapOptions): SwapServiceClient {
+  return new SwapServiceClient(clientOptions(options))
 }
 
 const clients = new Map<string, SwapServiceClient>()
@@ -68,6 +72,25 @@ export function catalogueFor(provider: RegisteredProvider): CoinCatalogue {
     catalogues.set(provider.providerId, catalogue)
   }
   return catalogue
+}
+
+const cachingClients = new Map<string, CachingSwapClient>()
+
+/**
+ * One client per provider per process for the reads storefronts cause (estimates, permissions): cached
+ * for `admission.estimateCacheSeconds` / `permissionsCacheSeconds` and single-flighted.
+ */
+export function readsFor(provider: RegisteredProvider): CachingSwapClient {
+  let client = cachingClients.get(provider.providerId)
+  if (!client) {
+    const { estimateCacheSeconds, permissionsCacheSeconds } = provider.options.admission
+    client = new CachingSwapClient(clientOptions(provider.options), {
+      pairTtlMs: estimateCacheSeconds * 1000,
+      permissionsTtlMs: permissionsCacheSeconds * 1000,
+    })
+    cachingClients.set(provider.providerId, client)
+  }
+  return client
 }
 
 const registries = new WeakMap<ConfigModule, Map<string, RegisteredProvider>>()

@@ -1,4 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
+import { inSeconds, rateLimitedError, waitSeconds } from "./rate-limited"
 import { SwapServiceError } from "./swap-service"
 
 /**
@@ -12,8 +13,10 @@ export function toMedusaError(error: unknown, doing: string): MedusaError {
     return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Crypto payment failed while ${doing}.`)
   }
   if (error.status === 429) {
-    const wait = error.retryAfterMs ? ` in ${Math.ceil(error.retryAfterMs / 1000)} seconds` : " in a minute"
-    return new MedusaError(MedusaError.Types.NOT_ALLOWED, `The crypto payment service is busy; please try again${wait}.`)
+    // Answered with HTTP 429 and Retry-After (rate-limited.ts); the message says how long to wait too.
+    const seconds = waitSeconds(error.retryAfterMs)
+    const wait = error.retryAfterMs === undefined ? "in a minute" : inSeconds(seconds)
+    return rateLimitedError(`The crypto payment service is busy; please try again ${wait}.`, seconds)
   }
   if (error.status === 403) {
     return new MedusaError(

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { catalogueFor, clientFor } from "../../../../lib/provider-registry"
+import { catalogueFor, readsFor } from "../../../../lib/provider-registry"
 import { toDecimalString } from "../../../../lib/money"
 import { coveringDeposit, ESTIMATE_MARGIN_PERCENT } from "../../../../lib/shift/covering-deposit"
 import { findCoinNetwork, isNetworkOffline } from "../../../../lib/swap-service"
@@ -37,8 +37,9 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
       )
     }
     const amountDue = toDecimalString(cart.total as string)
+    // Pair rates cached per pair and amount band, and shared by shoppers asking at once (`readsFor`).
     const { pair, deposit: covering } = await coveringDeposit(
-      clientFor(provider),
+      readsFor(provider),
       { coin: deposit.coin, network },
       { coin: settlement.coin, network: settlement.network },
       amountDue,

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { clientFor, providerRegistry } from "../../../../lib/provider-registry"
+import { providerRegistry, readsFor } from "../../../../lib/provider-registry"
 import { toMedusaError } from "../../../../lib/to-medusa-error"
 import { shopperIp } from "../../../middlewares/attach-customer-ip"
 import { parseInput } from "../../../parse-input"
@@ -13,7 +13,8 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const ip = shopperIp(req)
   if (!provider || !ip) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Crypto payments are not available")
   try {
-    const { createShift } = await clientFor(provider).getPermissions(ip)
+    // Cached per IP for a while, and shared by requests asking at once (`readsFor`).
+    const { createShift } = await readsFor(provider).getPermissions(ip)
     res.json({ permissions: { create_shift: createShift } })
   } catch (error) {
     throw toMedusaError(error, "checking permissions")

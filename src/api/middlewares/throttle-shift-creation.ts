@@ -1,0 +1,55 @@
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { admissionLimiter, refusal, sessionBudgets } from "../../lib/admission"
+import { providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
+import { shopperIp } from "./attach-customer-ip"
+import { answerTooManyRequests } from "./too-many-requests"
+
+/**
+ * Every crypto payment session costs a quote and a shift at the service, which allows the store about 5
+ * shift creations a minute. These throttles hold each cart, each shopper IP and the store to the
+ * provider's `admission` budgets before anything is spent or deleted, answering 429 with the wait.
+ */
+async function throttle(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction, provider: RegisteredProvider, cart: string) {
+  const { admission } = provider.options
+  if (!admission.enabled) return next()
+  const verdict = await admissionLimiter(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE), req.scope.resolve(ContainerRegistrationKeys.LOGGER)).admit(
+    "sessions",
+    sessionBudgets(admission, { cart, ip: shopperIp(req) })
+  )
+  if (verdict.admitted) return next()
+  req.scope.resolve(ContainerRegistrationKeys.LOGGER).debug(`crypto-swap: payment session refused, ${verdict.scope} budget spent`)
+  answerTooManyRequests(res, refusal("sessions", verdict))
+}
+
+/**
+ * `POST /store/payment-collections/:id/payment-sessions` for a crypto-swap provider (others pass):
+ * the payment collection stands for the cart.
+ */
+export async function throttlePaymentSessions(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  try {
+    const body = req.body as { provider_id?: unknown } | undefined
+    const registry = providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+    const provider = typeof body?.provider_id === "string" ? registry.get(body.provider_id) : undefined
+    if (!provider) return next()
+    await throttle(req, res, next, provider, `collection:${req.params.id}`)
+  } catch (error) {
+    next(error)
+  }
+}
+
+/**
+ * The plugin's routes that make a new shift for a payment session (`POST /store/crypto-swap/payment-sessions/:id/requote`
+ * and `.../top-up`): counted for the cart named in the body (the routes check the session is that cart's),
+ * under the first registered provider's budgets.
+ */
+export async function throttleSessionShifts(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  try {
+    const [provider] = providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).values()
+    if (!provider) return next()
+    const cartId = (req.body as { cart_id?: unknown } | undefined)?.cart_id
+    await throttle(req, res, next, provider, typeof cartId === "string" ? `cart:${cartId}` : `session:${req.params.id}`)
+  } catch (error) {
+    next(error)
+  }
+}
