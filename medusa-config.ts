@@ -101,7 +101,7 @@ module.exports = defineConfig({
             mode: "checkout",
             checkout: { successUrl: "http://shop.test/order/confirmed", cancelUrl: "http://shop.test/cart" },
           }),
-          provider("crypto-swap-refunding", { refundFees: "shopper", overpayment: "refund" }),
+          provider("crypto-swap-refunding", { refundFees: "shopper", overpayment: "refund", underpayment: { waitMinutes: 30, then: "refund" } }),
         ],
       },
     },

@@ -20,6 +20,8 @@ const TEXT = {
   oneMinuteLeft: "One minute left to pay.",
   qrExpired: "Expired: do not pay to this address",
   qrPaid: "Payment received",
+  qrShort: "Less than the amount due arrived",
+  topUp: "Top-up for the rest:",
 }
 /** Seconds left at which the countdown is read out once. */
 const LAST_MINUTE_S = 60
@@ -238,8 +240,11 @@ async function poll() {
 
 function render({ payment_session: session, payment }) {
   state.view = payment
+  // An open top-up is what the shopper pays now: its address, amount, QR and deadline stand in for the payment's.
+  const payable = payment.top_up ?? payment
+  state.payable = payable
   $("headline").textContent = payment.headline
-  $("next-step").textContent = payment.next_step
+  $("next-step").textContent = payment.top_up ? `${TEXT.topUp} ${payable.next_step}` : payment.next_step
   const status = $("status")
   status.textContent = payment.status
   status.dataset.stage = payment.stage
@@ -252,31 +257,31 @@ function render({ payment_session: session, payment }) {
   }
 
   const qr = $("qr")
-  if (payment.qr_svg) {
-    if (qr.dataset.uri !== payment.payment_uri) {
-      qr.innerHTML = payment.qr_svg
-      qr.dataset.uri = payment.payment_uri ?? ""
+  if (payable.qr_svg) {
+    if (qr.dataset.uri !== payable.payment_uri) {
+      qr.innerHTML = payable.qr_svg
+      qr.dataset.uri = payable.payment_uri ?? ""
       // The SVG's squares mean nothing read aloud: the box says what it holds instead.
       qr.querySelector("svg")?.setAttribute("aria-hidden", "true")
     }
     qr.className = "qr"
     qr.setAttribute("role", "img")
-    qr.setAttribute("aria-label", payment.qr_alt ?? payment.payment_uri ?? "")
+    qr.setAttribute("aria-label", payable.qr_alt ?? payable.payment_uri ?? "")
   } else {
     qr.className = "qr empty"
     qr.dataset.uri = ""
     qr.removeAttribute("role")
     qr.removeAttribute("aria-label")
-    qr.textContent = payment.stage === "expired" ? TEXT.qrExpired : TEXT.qrPaid
+    qr.textContent = payable.stage === "expired" ? TEXT.qrExpired : payable.stage === "underpaid" ? TEXT.qrShort : TEXT.qrPaid
   }
   // Opens the shopper's wallet with the address, network and exact amount filled in.
   const wallet = $("wallet-link")
-  wallet.classList.toggle("hidden", !payment.wallet_uri)
-  if (payment.wallet_uri) wallet.href = payment.wallet_uri
+  wallet.classList.toggle("hidden", !payable.wallet_uri)
+  if (payable.wallet_uri) wallet.href = payable.wallet_uri
   else wallet.removeAttribute("href")
 
-  const deposit = payment.deposit
-  const waitingForDeposit = payment.stage === "awaiting_deposit"
+  const deposit = payable.deposit
+  const waitingForDeposit = payable.stage === "awaiting_deposit"
   if (deposit.amount) {
     $("amount-label").textContent = waitingForDeposit ? "Send exactly" : "Amount"
     $("amount").textContent = `${deposit.amount} ${deposit.coin}`
@@ -288,11 +293,13 @@ function render({ payment_session: session, payment }) {
   $("memo-field").classList.toggle("hidden", !deposit.memo_required)
   $("memo").textContent = deposit.memo ?? ""
   $("memo-warning").textContent = deposit.memo_warning ?? ""
-  $("settle").textContent = `On ${deposit.network}. The store receives ${payment.settle.amount} ${payment.settle.coin} (${money(session.amount, session.currency_code)}).`
+  $("settle").textContent = payment.top_up
+    ? `On ${deposit.network}. The store receives the rest, ${payable.amount_due} ${payable.settle.coin}, for your order of ${money(session.amount, session.currency_code)}.`
+    : `On ${deposit.network}. The store receives ${payment.settle.amount} ${payment.settle.coin} (${money(session.amount, session.currency_code)}).`
 
   const tx = $("transactions")
   tx.innerHTML = ""
-  for (const [label, entry] of Object.entries(payment.transactions ?? {})) {
+  for (const [label, entry] of Object.entries(payable.transactions ?? {})) {
     if (!entry) continue
     const line = document.createElement("div")
     line.innerHTML = `<span class="muted"></span> <a class="mono" target="_blank" rel="noopener"></a>`
@@ -303,15 +310,17 @@ function render({ payment_session: session, payment }) {
     tx.append(line)
   }
 
-  if (payment.seconds_left !== null && payment.seconds_left !== undefined) {
-    state.deadline = Date.now() + payment.seconds_left * 1000
+  if (payable.seconds_left !== null && payable.seconds_left !== undefined) {
+    state.deadline = Date.now() + payable.seconds_left * 1000
   } else {
     state.deadline = null
   }
-  const waiting = payment.stage === "awaiting_deposit"
+  const waiting = payable.stage === "awaiting_deposit"
   $("simulate").classList.toggle("hidden", !waiting)
-  $("expire").classList.toggle("hidden", !waiting || !payment.expires_at)
+  $("simulate-short").classList.toggle("hidden", !waiting || !deposit.estimate)
+  $("expire").classList.toggle("hidden", !waiting || !payable.expires_at)
   $("requote").classList.toggle("hidden", payment.stage !== "expired")
+  $("top-up").classList.toggle("hidden", !payment.missing?.can_top_up || Boolean(payment.top_up))
 
   const index = STEPS.findIndex(([stage]) => stage === payment.stage)
   $("steps").innerHTML = ""
@@ -328,12 +337,12 @@ function render({ payment_session: session, payment }) {
 
 function tick() {
   const el = $("countdown")
-  if (!state.view) return
-  if (state.view.stage === "expired") {
+  if (!state.payable) return
+  if (state.payable.stage === "expired") {
     el.textContent = "Expired"
     return
   }
-  if (state.view.stage !== "awaiting_deposit") {
+  if (state.payable.stage !== "awaiting_deposit") {
     el.textContent = "Deposit received"
     return
   }
@@ -357,12 +366,22 @@ async function demoCall(route, body) {
   return data
 }
 
-async function simulateDeposit() {
-  const shiftId = state.session?.data?.shift_id
+/** Half of a decimal string at its own precision, rounded down (the short deposit a wallet's fee or a typo makes). */
+function half(decimal) {
+  const [whole, fraction = ""] = decimal.split(".")
+  const digits = (BigInt(whole + fraction) / 2n).toString().padStart(fraction.length + 1, "0")
+  return fraction ? `${digits.slice(0, -fraction.length)}.${digits.slice(-fraction.length)}` : digits
+}
+
+/** Sends what the page asks for (a variable rate: its estimate), or half of it. */
+async function simulateDeposit({ short = false } = {}) {
+  const payable = state.payable
+  const shiftId = payable?.shift_id ?? state.session?.data?.shift_id
   if (!shiftId) return
+  const estimate = payable?.deposit?.estimate
   $("simulate").disabled = true
   try {
-    await demoCall("/demo/simulate-deposit", { shift_id: shiftId })
+    await demoCall("/demo/simulate-deposit", { shift_id: shiftId, ...(estimate ? { amount: short ? half(estimate) : estimate } : {}) })
     clearTimeout(state.pollTimer)
     poll()
   } catch (error) {
@@ -398,6 +417,24 @@ async function requote() {
     $("payment-error").textContent = errorText(error)
   } finally {
     $("requote").disabled = false
+  }
+}
+
+/** Pays the rest of a short payment: a top-up for what is missing, shown in place of the payment's deposit. */
+async function topUp() {
+  $("top-up").disabled = true
+  try {
+    const view = await sdk.client.fetch(`/store/crypto-swap/payment-sessions/${state.session.id}/top-up`, {
+      method: "POST",
+      body: { cart_id: state.cart.id },
+    })
+    $("qr").dataset.uri = ""
+    render(view)
+    $("payment-error").textContent = ""
+  } catch (error) {
+    $("payment-error").textContent = errorText(error)
+  } finally {
+    $("top-up").disabled = false
   }
 }
 
@@ -443,6 +480,8 @@ async function start() {
       .then(() => announce(TEXT.addressCopied))
       .catch(() => {})
   $("simulate").onclick = () => simulateDeposit()
+  $("simulate-short").onclick = () => simulateDeposit({ short: true })
+  $("top-up").onclick = () => topUp()
   $("expire").onclick = () => expire()
   $("requote").onclick = () => requote()
   $("again").onclick = () => {

@@ -1,6 +1,7 @@
 // Browser tests of the demo storefront against the real demo stack (`scripts/demo.mjs`): a headless
 // Chromium picks a product and a coin, sees the QR code and countdown, simulates the deposit and
-// watches the status move to an order confirmation; a second test expires a quote and requotes; a
+// watches the status move to an order confirmation; a second test expires a quote and requotes; one pays
+// a short variable-rate deposit's rest with a top-up; a
 // third logs into the admin dashboard and finds the order captured, with the plugin's widget (loaded
 // from the packed build). Screenshots go to test-artifacts/.
 //
@@ -102,6 +103,45 @@ test("an expired quote is requoted from the payment page", async () => {
     // The sandbox clock is now ahead of real time, so the new deadline looks further away than 15 minutes.
     assert.match(await byTestId(page, "countdown").innerText(), /^\d+:\d\d$/)
     await shot(page, "requote-2-new-quote")
+    assert.deepEqual([...errors, ...consoleErrors], [])
+  } finally {
+    await context.close()
+  }
+})
+
+test("a short variable-rate deposit is topped up from the payment page, and the order is placed", async () => {
+  const { page, errors, consoleErrors, context } = await newPage()
+  try {
+    await checkout(page, { product: "satoshi-t-shirt", coin: "ETH", network: "zksync" })
+    assert.match(await byTestId(page, "deposit-amount").innerText(), /^[0-9.]+ and [0-9.]+ ETH$/)
+    const firstAddress = await byTestId(page, "deposit-address").innerText()
+    await byTestId(page, "simulate-short-deposit").click()
+    // Judged as soon as the service prices the deposit: no order, and the page asks for the rest.
+    await byTestId(page, "top-up").waitFor({ state: "visible", timeout: 30_000 })
+    assert.equal(await byTestId(page, "headline").innerText(), "Payment received, but less than the amount due")
+    assert.match(await byTestId(page, "next-step").innerText(), /^[0-9.]+ USD is still missing \(about [0-9.]+ ETH\)\. Pay the rest with a top-up/)
+    await shot(page, "top-up-1-short")
+
+    await byTestId(page, "top-up").click()
+    await page.waitForFunction(
+      (first) => {
+        const address = document.querySelector("[data-testid=deposit-address]").textContent
+        return address !== first && document.querySelector("[data-testid=next-step]").textContent.startsWith("Top-up for the rest:")
+      },
+      firstAddress,
+      { timeout: 20_000 }
+    )
+    await page.locator('[data-testid="qr"] svg').waitFor()
+    assert.match(await byTestId(page, "next-step").innerText(), /Send about [0-9.]+ ETH/)
+    assert.equal(await byTestId(page, "top-up").isVisible(), false)
+    await shot(page, "top-up-2-pay-the-rest")
+
+    await byTestId(page, "simulate-deposit").click()
+    await byTestId(page, "order-confirmation").waitFor({ timeout: 60_000 })
+    await page.waitForFunction(() => document.querySelector("[data-testid=order-payment-status]").dataset.stage === "settled", null, {
+      timeout: 60_000,
+    })
+    await shot(page, "top-up-3-order-confirmation")
     assert.deepEqual([...errors, ...consoleErrors], [])
   } finally {
     await context.close()

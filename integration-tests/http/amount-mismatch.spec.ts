@@ -164,5 +164,138 @@ medusaIntegrationTestRunner({
       expect((await ledgerRow(container, { shift_id: session.data.shift_id })).status).toBe("refund")
       expect((await ledgerRow(container, { shift_id: fresh.data.shift_id })).authorized_at).not.toBeNull()
     })
+
+    /** A variable payment that settled at `factor` of the amount due: underpaid, no order. */
+    async function settledShort(providerId: string, factor = "0.5") {
+      const container = getContainer()
+      const payment = await variablePayment(providerId)
+      await env.control.deposit(payment.shiftId, { amount: (await depositWorth(payment.session.data.amount, factor)).toFixed() })
+      await env.control.walk(payment.shiftId, ["processing", "settling", "settled"])
+      await reconcile(container)
+      expect(await orderWithPayments(container, payment.cart.id)).toBeUndefined()
+      const row = await ledgerRow(container, { shift_id: payment.shiftId })
+      expect(row.flags).toMatchObject({ underpaid: row.settle_amount })
+      return { ...payment, container, row }
+    }
+
+    /** The underpayment window ran out: what the clock would do in `waitMinutes`, done to the row's record of when it began. */
+    async function windowOver(container: ReturnType<typeof getContainer>, rowId: string) {
+      const row = await ledgerOf(container).retrieveSwapShift(rowId)
+      const since = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString()
+      const topUpAt = row.flags?.top_up_at ? { top_up_at: since } : {}
+      await ledgerOf(container).updateSwapShifts({ id: rowId, flags: { ...(row.flags ?? {}), underpaid_since: since, ...topUpAt }, next_sync_at: new Date() })
+    }
+
+    const view = async (sessionId: string, cartId: string) =>
+      (await api.get(`/store/crypto-swap/payment-sessions/${sessionId}?cart_id=${cartId}`, shop.headers)).data.payment
+
+    it("lets an underpaid shopper pay the rest through a top-up, and places the order once the settled amounts cover it", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.default)
+      const missing = new BigNumber(session.data.amount).minus(row.settle_amount!).toFixed()
+      const short = await view(session.id, cart.id)
+      expect(short).toMatchObject({ stage: "underpaid", missing: { amount: missing, currency_code: "usd" } })
+      expect(short.missing.deposit_about).toMatch(/^\d+(\.\d+)?$/)
+      expect(short.next_step).toContain(`${missing} USD`)
+
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      expect(data.payment.top_up).toMatchObject({ status: "waiting", amount_due: missing, deposit: { coin: "ETH", network: "zksync", address: expect.any(String) } })
+      // A second click gets the same top-up, not a second shift.
+      const { data: again } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      expect(again.payment.top_up.deposit.address).toBe(data.payment.top_up.deposit.address)
+      const topUps = await ledgerOf(container).listSwapShifts({ top_up_of: row.id })
+      expect(topUps).toHaveLength(1)
+      expect(topUps[0]).toMatchObject({ kind: "top_up", amount_due: missing, payment_session_id: session.id, cart_id: cart.id, refund_address: ETH_REFUND })
+
+      // Nothing is placed while the top-up waits.
+      await reconcile(container)
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+
+      const topUpShift = topUps[0].shift_id!
+      // What the page tells the shopper to send for the rest, fees included.
+      expect(data.payment.top_up.deposit.estimate).toMatch(/^\d+(\.\d+)?$/)
+      await env.control.deposit(topUpShift, { amount: data.payment.top_up.deposit.estimate })
+      await env.control.walk(topUpShift, ["processing", "settling", "settled"])
+      let order = await orderWithPayments(container, cart.id)
+      for (let tick = 0; tick < 5 && !order?.payments?.[0]?.captured_at; tick++) {
+        await reconcile(container)
+        order = await orderWithPayments(container, cart.id)
+      }
+      expect(order!.payments).toHaveLength(1)
+      expect(order!.payments[0].captures.map((capture: any) => Number(capture.amount))).toEqual([Number(session.data.amount)])
+      const paid = await ledgerRow(container, { id: row.id })
+      expect(paid.flags?.underpaid ?? null).toBeNull()
+      expect(paid.credit).toBe((await ledgerRow(container, { id: topUps[0].id })).settle_amount)
+      // Both shifts show on the order in the admin.
+      const { data: shifts } = await api.get(`/admin/crypto-swap/orders/${order!.id}`, admin)
+      expect(shifts.shifts.map((shift: any) => shift.id).sort()).toEqual([row.id, topUps[0].id].sort())
+      expect((await view(session.id, cart.id)).stage).toBe("settled")
+    })
+
+    it("holds an underpayment for the merchant once the window passes with no top-up, and places the order when the admin accepts it", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.default)
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: row.id })).flags?.underpaid_held ?? null).toBeNull()
+
+      await windowOver(container, row.id)
+      await reconcile(container)
+      const held = await ledgerRow(container, { id: row.id })
+      expect(held.flags).toMatchObject({ underpaid_held: true })
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.underpaid).toEqual([expect.objectContaining({ id: row.id, held: true, underpaid: row.settle_amount })])
+      // The shopper can't top up a payment waiting on the merchant's decision.
+      expect((await failing(api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers))).status).toBe(400)
+
+      const { data: accepted } = await api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin)
+      expect(accepted.shift.flags).toMatchObject({ accepted_short: new BigNumber(session.data.amount).minus(row.settle_amount!).toFixed() })
+      let order = await orderWithPayments(container, cart.id)
+      for (let tick = 0; tick < 5 && !order?.payments?.[0]?.captured_at; tick++) {
+        await reconcile(container)
+        order = await orderWithPayments(container, cart.id)
+      }
+      expect(order!.payments[0].captured_at).toBeTruthy()
+      expect((await api.get("/admin/crypto-swap/status", admin)).data.underpaid).toEqual([])
+      // Accepted once: a second acceptance is refused.
+      expect((await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin))).status).toBe(400)
+    })
+
+    it("refunds an underpayment to the shopper once the window passes with no top-up (underpayment.then: refund)", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.refunding)
+      await reconcile(container)
+      expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })).toEqual([])
+
+      await windowOver(container, row.id)
+      await reconcile(container)
+      await reconcile(container)
+      const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })
+      expect(refunds).toHaveLength(1)
+      expect(refunds[0]).toMatchObject({ amount_due: row.settle_amount, refund_address: ETH_REFUND, status: "waiting" })
+      expect((await api.get("/admin/crypto-swap/status", admin)).data.underpaid).toEqual([])
+      // Being given back, it can't be topped up any more, and no order is placed.
+      expect((await failing(api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers))).status).toBe(400)
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      await reconcile(container)
+      expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })).toHaveLength(1)
+    })
+
+    it("gives back a top-up that settles after its payment's money went back, never placing the order", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.refunding)
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: row.id })
+      // The wait runs out while the top-up is still unpaid: what arrived goes back.
+      await windowOver(container, row.id)
+      await reconcile(container)
+      expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })).toHaveLength(1)
+
+      await env.control.deposit(topUp.shift_id!, { amount: data.payment.top_up.deposit.estimate })
+      await env.control.walk(topUp.shift_id!, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+      const late = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: topUp.shift_id })
+      expect(late).toHaveLength(1)
+      const settledTopUp = await ledgerRow(container, { id: topUp.id })
+      expect(late[0]).toMatchObject({ amount_due: settledTopUp.settle_amount, refund_address: ETH_REFUND })
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      expect((await ledgerRow(container, { id: row.id })).credit).toBeNull()
+    })
   },
 })

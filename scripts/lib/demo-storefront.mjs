@@ -5,6 +5,7 @@ import http from "node:http"
 import path from "node:path"
 
 const SHIFT_ID = /^[A-Za-z0-9_-]{4,64}$/
+const AMOUNT = /^\d{1,12}(\.\d{1,18})?$/
 /** The statuses a happy-path deposit walks through after arriving (`pending`). */
 const WALK = ["processing", "settling", "settled"]
 
@@ -28,8 +29,8 @@ async function control(sandboxUrl, method, route, body) {
  * Simulates a shopper's deposit on the sandbox and walks it to `settled`, one status every `stepMs`,
  * so a payment page sees each stage. Resolves after the deposit arrived; the walk goes on.
  */
-export async function simulateDeposit(sandboxUrl, shiftId, { stepMs = 2500, log = () => {} } = {}) {
-  const deposit = await control(sandboxUrl, "POST", `/shifts/${encodeURIComponent(shiftId)}/deposit`, {})
+export async function simulateDeposit(sandboxUrl, shiftId, { amount, stepMs = 2500, log = () => {} } = {}) {
+  const deposit = await control(sandboxUrl, "POST", `/shifts/${encodeURIComponent(shiftId)}/deposit`, amount ? { amount } : {})
   if (deposit.status >= 300) return deposit
   const walk = (async () => {
     for (const status of WALK) {
@@ -100,9 +101,10 @@ export async function startStorefront({ rootDir, port, host = "127.0.0.1", sandb
       if (req.method === "GET" && url.pathname === "/app.js") return send(res, 200, "text/javascript; charset=utf-8", script)
       if (req.method === "GET" && url.pathname === "/health") return json(res, 200, { ok: true })
       if (req.method === "POST" && url.pathname === "/demo/simulate-deposit") {
-        const { shift_id: shiftId } = JSON.parse((await readBody(req)) || "{}")
+        const { shift_id: shiftId, amount } = JSON.parse((await readBody(req)) || "{}")
         if (typeof shiftId !== "string" || !SHIFT_ID.test(shiftId)) return json(res, 400, { message: "shift_id is required" })
-        const result = await simulateDeposit(sandboxUrl, shiftId, { stepMs, log })
+        if (amount !== undefined && (typeof amount !== "string" || !AMOUNT.test(amount))) return json(res, 400, { message: "amount must be a decimal string" })
+        const result = await simulateDeposit(sandboxUrl, shiftId, { amount, stepMs, log })
         log(`sandbox: deposit on shift ${shiftId} -> ${result.status}`)
         return json(res, result.status === 201 || result.status === 200 ? 200 : result.status, result.data)
       }

@@ -81,6 +81,17 @@ export const optionsSchema = z
     overpaymentTolerancePercent: decimalPercent(100).default("1"),
     /** How far (percent) a variable shift may settle below the amount due and still count as paid. */
     underpaymentTolerancePercent: decimalPercent(100).default("0"),
+    /**
+     * A variable payment that settled short waits `waitMinutes` (counted again from each top-up) for the
+     * shopper to pay the rest; then it is refunded to the shopper (`refund`), or held for the merchant
+     * to accept as paid or refund (`hold`).
+     */
+    underpayment: z
+      .object({
+        waitMinutes: z.number().int().min(0).default(60),
+        then: z.enum(["hold", "refund"]).default("hold"),
+      })
+      .prefault({}),
     /** Redirects of the deprecated hosted checkout. */
     checkout: z.object({ successUrl: z.url(), cancelUrl: z.url() }).optional(),
     /** The store's public backend URL, for registering the webhook (`/hooks/crypto-swap/{token}`). */

@@ -8,6 +8,7 @@ import { finishShiftSyncStep } from "./steps/finish-shift-sync"
 import { SHIFT_ACTIONS } from "./actions"
 import { emitShiftEventsStep } from "./steps/emit-shift-events"
 import type { ObservedShift } from "../lib/shift/sync-observation"
+import { shiftLockKey, SYNC_LOCK_TTL_SECONDS } from "./shift-lock"
 
 export type SyncShiftInput = {
   ledger_id: string
@@ -29,16 +30,6 @@ export type SyncShiftInput = {
 }
 
 export const syncShiftWorkflowId = "crypto-swap-sync-shift"
-
-/**
- * Outlasts the longest sync: a read and six actions, each at worst a few client calls at the request
- * timeout with retries, or a cart completion waiting up to 30 s for the cart's lock. A crashed holder
- * delays that one shift by this much at most.
- */
-export const SYNC_LOCK_TTL_SECONDS = 600
-
-/** Every change to a shift's state runs under this lock. */
-export const shiftLockKey = (ledgerId: string) => `crypto-swap:shift:${ledgerId}`
 
 /**
  * Reads one shift, records what changed and acts once per transition: authorize (completing the cart

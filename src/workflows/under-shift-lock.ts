@@ -1,6 +1,6 @@
 import { createWorkflow, transform, WorkflowResponse, type StepFunction, type WorkflowData } from "@medusajs/framework/workflows-sdk"
 import { acquireLockStep, releaseLockStep } from "@medusajs/core-flows"
-import { shiftLockKey, SYNC_LOCK_TTL_SECONDS } from "./sync-shift"
+import { shiftLockKey, SYNC_LOCK_TTL_SECONDS } from "./shift-lock"
 
 /**
  * A workflow of one step that changes a shift's state, run under the shift's lock like every sync, so

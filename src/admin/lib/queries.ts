@@ -140,6 +140,7 @@ const STATUS_SHIFT_ACTIONS = {
   retry: { run: cryptoSwapApi.retryShift, done: "Tried again" },
   "refund-instead": { run: cryptoSwapApi.refundInstead, done: "Recorded as owed to the shopper" },
   "refund-held": { run: cryptoSwapApi.refundHeld, done: "Refund shift made: fund it from the refunds list" },
+  "accept-underpayment": { run: cryptoSwapApi.acceptUnderpayment, done: "Accepted as paid: the order is placed" },
   "renew-refund": { run: cryptoSwapApi.renewRefund, done: "Refund shift renewed" },
   "mark-refunded": { run: cryptoSwapApi.markRefunded, done: "Refund recorded as paid by other means" },
 } satisfies Record<string, { run: (ledgerId: string) => Promise<ShiftActionResponse>; done: string }>

@@ -56,6 +56,9 @@ export const cryptoSwapApi = {
 
   refundInstead: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/refund-instead`, {}),
 
+  /** A short payment taken as paid: its order is placed and captured. */
+  acceptUnderpayment: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/accept-underpayment`, {}),
+
   refundHeld: (ledgerId: string) =>
     post<{ refund: Shift; sync_error: string | null }>(`${BASE}/shifts/${segment(ledgerId)}/refund`, {}).then(({ refund, sync_error }) => ({
       shift: refund,

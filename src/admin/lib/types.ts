@@ -3,7 +3,8 @@
  * admin bundle can't import server code. Dates arrive as ISO strings, amounts as exact decimal strings.
  */
 
-export type ShiftKind = "payment" | "refund"
+/** A top-up pays the rest of an underpaid payment, for the same order. */
+export type ShiftKind = "payment" | "refund" | "top_up"
 
 /** The service's status, plus the ledger's own (address_needed, paid_manually); unknown strings pass through. */
 export type ShiftStatus =
@@ -153,8 +154,11 @@ export type PaidWithoutSession = {
   refund_address: string | null
 }
 
-/** A variable deposit that settles (or settled) short of the amount due: no order was placed. */
-export type Underpaid = PaidWithoutSession & { underpaid: string; amount_due: string | null; currency_code: string | null }
+/**
+ * A variable deposit that settles (or settled) short of the amount due: no order was placed. `credit`: what
+ * its top-ups brought; `held`: its wait for a top-up ran out and it waits for the merchant's decision.
+ */
+export type Underpaid = PaidWithoutSession & { underpaid: string; amount_due: string | null; currency_code: string | null; credit: string | null; held: boolean }
 
 export type Webhook = { id: string; provider_id: string; hook_id: string; target_url: string; enabled: boolean }
 

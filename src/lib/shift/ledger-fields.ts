@@ -12,7 +12,7 @@ const toDate = (value: string | null | undefined) => (value ? new Date(value) : 
  * refund address given for it belong to the other shift's coin.
  */
 export function ledgerFieldsFromShift(shift: Shift, row: {
-    kind?: "payment" | "refund" | null
+    kind?: "payment" | "refund" | "top_up" | null
     shift_id?: string | null
     deposit_address?: string | null
     type?: string | null
@@ -52,14 +52,14 @@ export function ledgerFieldsFromShift(shift: Shift, row: {
   }
 }
 
-type RowKind = { kind?: "payment" | "refund" | null; amount_due: string | null }
+type RowKind = { kind?: "payment" | "refund" | "top_up" | null; amount_due: string | null; credit?: string | null }
 
 /**
  * What a shift's status means for the ledger row it belongs to. A refund shift pays the shopper's coin,
  * so nothing is "due" in it to fall short of; once it settles, the shopper is refunded.
  */
 export function decideShift(shift: ShiftLike, row: RowKind, options: CryptoSwapOptions): StatusDecision {
-  if (row.kind !== "refund") return decideStatus(shift, statusPolicy(options, row.amount_due ?? "0"))
+  if (row.kind !== "refund") return decideStatus(shift, statusPolicy(options, row.amount_due ?? "0", row.credit))
   const decision = decideStatus(shift, statusPolicy(options, "0"))
   return decision.stage === "settled" ? { ...decision, stage: "refunded" } : decision
 }

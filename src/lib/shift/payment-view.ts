@@ -1,4 +1,6 @@
 import type { PaymentStage } from "./status-map"
+import { addDecimals, depositFor } from "../money"
+import { missingAmount, underpaymentUndecided } from "./underpayment"
 import { isEvmNetwork } from "../chain-networks"
 import { depositToken } from "../deposit-token"
 import { explorerTxUrl } from "../explorers"
@@ -7,7 +9,7 @@ import type { Coin } from "../swap-service"
 
 type LedgerRowView = {
   /** A refund shift is the store's to fund: its words are for the merchant, not the shopper. */
-  kind?: "payment" | "refund" | null
+  kind?: "payment" | "refund" | "top_up" | null
   status: string
   issue: string | null
   type: string | null
@@ -29,6 +31,10 @@ type LedgerRowView = {
   settle_hash: string | null
   refund_address: string | null
   order_id: string | null
+  /** What the order is owed, and what counts toward it besides this shift (settled top-ups). */
+  amount_due?: string | null
+  currency_code?: string | null
+  credit?: string | null
   flags: Record<string, unknown> | null
   /** `deposits[]` of a `multiple` shift, as the service gave them. */
   deposits?: unknown
@@ -88,8 +94,34 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): string {
       return row.type === "fixed"
         ? "Request a new quote to pay again. Do not send funds to the old address."
         : "Start a new payment from your cart. Do not send funds to the old address."
-    case "underpaid":
-      return "Contact the store: the amount received does not cover the order."
+    case "underpaid": {
+      if (row.flags?.held_refund) return "Nothing to do: what you sent is being refunded to your refund address."
+      if (row.kind === "top_up") return "Less than the rest arrived: once it has settled, pay what is still missing with another top-up."
+      const missing = missingOf(row)
+      if (!missing?.can_top_up) return "Contact the store: the amount received does not cover the order."
+      const about = missing.deposit_about ? ` (about ${missing.deposit_about} ${row.deposit_coin})` : ""
+      return `${missing.amount} ${missing.currency_code.toUpperCase()} is still missing${about}. Pay the rest with a top-up to complete your order, or contact the store.`
+    }
+  }
+}
+
+/**
+ * What a short payment still misses, in the store currency and, at the shift's rate, about how much of the
+ * shopper's coin (rounded up: a top-up of it covers the rest). Null when nothing is missing.
+ */
+function missingOf(row: LedgerRowView): { amount: string; currency_code: string; deposit_about: string | null; can_top_up: boolean } | null {
+  const received = typeof row.flags?.underpaid === "string" ? row.flags.underpaid : null
+  // A top-up's own shortfall is its payment's: the payment's view says what is missing.
+  if (row.kind === "top_up") return null
+  if (!received || !row.amount_due || !row.currency_code) return null
+  const amount = missingAmount(row.amount_due, addDecimals(received, row.credit ?? "0"))
+  if (!amount) return null
+  return {
+    amount,
+    currency_code: row.currency_code,
+    deposit_about: row.rate ? depositFor(amount, row.rate, 8) : null,
+    // Until the wait for the rest is over and the store decided (refund, hold, accept).
+    can_top_up: underpaymentUndecided(row.flags),
   }
 }
 
@@ -231,6 +263,8 @@ export async function paymentView(
       ? "On this network the service sweeps deposit addresses: the deposit hash may be the sweep transaction."
       : null,
     refund: { address_needed: addressNeeded(row), address: row.refund_address },
+    /** A short payment: what is still missing, and whether the shopper may pay it with a top-up. */
+    missing: stage === "underpaid" ? missingOf(row) : null,
     order_id: row.order_id,
   }
 }

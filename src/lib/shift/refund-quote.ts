@@ -16,6 +16,18 @@ type RefundRow = {
 type PaidRow = { deposit_amount: string | null; settle_amount: string | null }
 
 /**
+ * A payment with the top-ups that paid its rest: what the shopper deposited in all (top-ups are in the
+ * same coin) and what it all settled to, so a refund of the order gives back a share of every deposit.
+ */
+export function withTopUps(paid: PaidRow, topUps: PaidRow[]): PaidRow | undefined {
+  const known = [paid, ...topUps].filter((row) => row.deposit_amount && row.settle_amount)
+  // Unknown figures are not guessed at: the refund can't be priced (and says so) until they are known.
+  if (known.length !== topUps.length + 1) return undefined
+  const sum = (field: keyof PaidRow) => known.reduce((total, row) => total.plus(row[field]!), new BigNumber(0)).toFixed()
+  return { deposit_amount: sum("deposit_amount"), settle_amount: sum("settle_amount") }
+}
+
+/**
  * The quote a refund shift is made from, which fixes one side exactly. `store` pays the fees: the shopper
  * receives the refunded share of the coin they deposited (20 of 49.99 settled gives back 20/49.99 of the
  * deposit), rounded up to the coin's precision so they never get less. `shopper` pays them: the store

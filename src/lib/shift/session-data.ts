@@ -35,6 +35,8 @@ export type CryptoSwapSessionData = {
   checkout_id?: string
   pay_url?: string
   customer_ip?: string
+  /** What counts toward `amount` besides this shift: settled top-ups, a shortfall the merchant accepted (mirrored by the ledger). */
+  credit?: string
   /** Set when a cancel arrives before the service allows cancel-order; reconciliation cancels later. */
   cancel_requested_at?: string
   canceled_at?: string

@@ -1,9 +1,9 @@
 import type { StatusDecision } from "./status-map"
-
+import { underpaymentWindowEnd } from "./underpayment"
 
 /** The ledger columns that say what the plugin has already done about a shift. */
 export type ShiftActionState = {
-  kind: "payment" | "refund"
+  kind: "payment" | "refund" | "top_up"
   payment_session_id: string | null
   authorized_at: Date | string | null
   captured_at: Date | string | null
@@ -19,6 +19,8 @@ export type ShiftActionState = {
   shift_switched?: boolean
   /** The checkout's other shifts the service has seen a deposit for (see governingShift). */
   other_paid_shifts?: string[]
+  /** The provider's `underpayment.waitMinutes`: how long a short payment waits for a top-up. */
+  underpayment_wait_minutes?: number
 }
 
 export type ShiftActionPlan = {
@@ -32,6 +34,10 @@ export type ShiftActionPlan = {
   cancelAbandoned: boolean
   /** Make the shift of a refund the store owes, once its destination is known. */
   createRefundShift: boolean
+  /** A top-up settled: count it toward its payment, which may now cover the amount due. */
+  creditTopUp: boolean
+  /** A short payment's wait for a top-up ran out: refund it or hold it for the merchant (`underpayment.then`). */
+  settleUnderpayment: boolean
   /** Facts worth an admin's attention, kept on the ledger row. */
   flags: Record<string, unknown>
   /** Plugin events to emit, one per transition acted on. */
@@ -40,7 +46,16 @@ export type ShiftActionPlan = {
 
 /** Actions that wait on nothing but the plugin: the shift is read again at the in-flight cadence until done. */
 export function hasPromptActions(plan: ShiftActionPlan): boolean {
-  return plan.authorize || plan.capture || plan.cancelExpired || plan.cancelRefunded || plan.setRefundAddress || plan.createRefundShift
+  return (
+    plan.authorize ||
+    plan.capture ||
+    plan.cancelExpired ||
+    plan.cancelRefunded ||
+    plan.setRefundAddress ||
+    plan.createRefundShift ||
+    plan.creditTopUp ||
+    plan.settleUnderpayment
+  )
 }
 
 /** Any action at all; cancelling an abandoned shift waits on the service's minutes, not on the plugin. */
@@ -58,6 +73,8 @@ export function planRefundShift(row: { status: string; refund_address: string | 
     setRefundAddress: false,
     cancelAbandoned: false,
     createRefundShift: row.status === "creating" && Boolean(row.refund_address),
+    creditTopUp: false,
+    settleUnderpayment: false,
     flags: { ...(row.flags ?? {}) },
     events: [],
   }
@@ -86,7 +103,8 @@ export function planShiftActions(
   row: ShiftActionState,
   shift: { status: string; issue?: string | null; refundAddress?: string | null; deposits?: Array<{ status: string }> | null },
   decision: StatusDecision,
-  changed: boolean
+  changed: boolean,
+  now = new Date()
 ): ShiftActionPlan {
   const flags: Record<string, unknown> = { ...(row.flags ?? {}) }
   // What was flagged about the previous shift's money says nothing about the one followed now.
@@ -111,8 +129,14 @@ export function planShiftActions(
   // Cleared flags are set to null: the ledger merges JSON columns on update.
   flags.review = decision.stage === "review" ? shift.issue ?? "review" : null
   // Cleared only by a judgement that the money covers the amount due, never by a read that says nothing.
-  if (decision.stage === "underpaid") flags.underpaid = decision.settledAmount ?? decision.expectedAmount
-  else if (decision.settledAmount ?? decision.expectedAmount) flags.underpaid = null
+  // `underpaid_since` starts the wait for a top-up (underpayment.waitMinutes).
+  if (decision.stage === "underpaid") {
+    flags.underpaid = decision.settledAmount ?? decision.expectedAmount
+    flags.underpaid_since = flags.underpaid_since ?? now.toISOString()
+  } else if (decision.settledAmount ?? decision.expectedAmount) {
+    flags.underpaid = null
+    flags.underpaid_since = null
+  }
   if (decision.stage === "settled") flags.overpaid = decision.excessAmount ?? null
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true
@@ -133,6 +157,7 @@ export function planShiftActions(
   // Money an admin already refunds through a refund shift (held money) never pays an order, whatever
   // arrives later (a top-up to the same variable address).
   const placeable = payable && !row.refund_owed && !row.flags?.refund_instead && !row.flags?.held_refund
+  const windowEnd = row.underpayment_wait_minutes === undefined ? null : underpaymentWindowEnd(flags, row.underpayment_wait_minutes)
   return {
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
     capture: payable && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured" && !row.captured_at,
@@ -141,6 +166,13 @@ export function planShiftActions(
     setRefundAddress,
     cancelAbandoned: payment && shift.status === "waiting" && Boolean(row.session_gone),
     createRefundShift: false,
+    creditTopUp: row.kind === "top_up" && Boolean(decision.settledAmount) && !row.captured_at,
+    settleUnderpayment:
+      payable &&
+      decision.stage === "underpaid" &&
+      Boolean(decision.settledAmount) &&
+      !row.authorized_at &&
+      Boolean(windowEnd && windowEnd <= now),
     flags,
     events,
   }

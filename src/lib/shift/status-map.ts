@@ -55,15 +55,18 @@ export type StatusPolicy = {
   amountDue: string
   underpaymentTolerancePercent: string
   overpaymentTolerancePercent: string
+  /** What already counts toward the amount due besides this shift: settled top-ups, an accepted shortfall. */
+  credit?: string | null
 }
 
-export function statusPolicy(options: CryptoSwapOptions, amountDue: string): StatusPolicy {
+export function statusPolicy(options: CryptoSwapOptions, amountDue: string, credit?: string | null): StatusPolicy {
   return {
     authorizeOn: options.authorizeOn,
     placeOrder: options.placeOrder,
     amountDue,
     underpaymentTolerancePercent: options.underpaymentTolerancePercent,
     overpaymentTolerancePercent: options.overpaymentTolerancePercent,
+    credit,
   }
 }
 
@@ -74,7 +77,7 @@ export type StatusDecision = {
   /** The status the decision was made from: the shift's, or for `multiple` the one its deposits add up to. */
   effectiveStatus: string
   settledAmount?: string
-  /** A variable shift's deposit on its way: what the service says it will settle. */
+  /** A variable shift's deposit on its way: what the service says it will settle. Both are the shift's own, without the credit. */
   expectedAmount?: string
   /** Settled above the amount due by more than the tolerance: what was paid too much. */
   excessAmount?: string
@@ -161,9 +164,13 @@ export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDeci
   const inFlight = stage === "deposit_detected" || stage === "deposit_confirmed" || stage === "review"
   const expectedAmount = variable && inFlight ? (multiple ? multiple.expectedAmount : expectedSettlement(shift)) : undefined
   const judged = settledAmount ?? expectedAmount
-  if ((stage === "settled" || inFlight) && variable && judged) {
+  // With the credit (settled top-ups, a shortfall the merchant accepted) the payment's money as a whole is judged.
+  const covered = judged && policy.credit ? addDecimals(judged, policy.credit) : judged
+  // Settled without saying what it settled: nothing to judge, so nothing is captured on it until the service says.
+  if (stage === "settled" && variable && !judged) stage = "unknown"
+  if ((stage === "settled" || inFlight) && variable && covered) {
     const floor = lessPercent(policy.amountDue, policy.underpaymentTolerancePercent)
-    if (compareDecimals(judged, floor) < 0) stage = "underpaid"
+    if (compareDecimals(covered, floor) < 0) stage = "underpaid"
   }
   const unjudged = variable && inFlight && !judged
 
@@ -174,9 +181,10 @@ export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDeci
   else if (stage === "expired") session = PaymentSessionStatus.CANCELED
   else session = stageBeforePayment(policy)
 
+  const received = stage === "settled" ? covered : undefined
   const excessAmount =
-    stage === "settled" && settledAmount && compareDecimals(settledAmount, morePercent(policy.amountDue, policy.overpaymentTolerancePercent)) > 0
-      ? subtractDecimals(settledAmount, policy.amountDue)
+    received && compareDecimals(received, morePercent(policy.amountDue, policy.overpaymentTolerancePercent)) > 0
+      ? subtractDecimals(received, policy.amountDue)
       : undefined
   return {
     stage,

@@ -11,7 +11,15 @@ const REFUND = new Set(["refund", "refunding"])
 export const LATE_DEPOSIT_WATCH_MS = 60 * 60 * 1000
 
 export function nextSyncAt(
-  shift: { status: string; terminal: boolean; actionPending: boolean; failures: number; expiresAt?: Date | string | null },
+  shift: {
+    status: string
+    terminal: boolean
+    actionPending: boolean
+    failures: number
+    expiresAt?: Date | string | null
+    /** When a decision about a shift that is over falls due (an underpayment's wait for a top-up ends). */
+    wakeAt?: Date | null
+  },
   cadence: CryptoSwapOptions["reconcile"],
   now: Date
 ): Date | null {
@@ -21,7 +29,7 @@ export function nextSyncAt(
   if (shift.status === "expired" && shift.expiresAt && now.getTime() - new Date(shift.expiresAt).getTime() < LATE_DEPOSIT_WATCH_MS) {
     return new Date(now.getTime() + cadence.reviewSeconds * 1000)
   }
-  if (shift.terminal && !shift.actionPending) return null
+  if (shift.terminal && !shift.actionPending) return shift.wakeAt ?? null
   const seconds = shift.actionPending || IN_FLIGHT.has(shift.status)
     ? cadence.inFlightSeconds
     : shift.status === "review"

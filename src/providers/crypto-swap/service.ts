@@ -26,10 +26,10 @@ import type {
 import {
   CoinCatalogue,
   SwapServiceClient,
-  findCoinNetwork,
   governingShift,
   webhookNotificationSchema,
   type Checkout,
+  type Coin,
   type Shift,
 } from "../../lib/swap-service"
 import { createSwapClient } from "../../lib/provider-registry"
@@ -37,8 +37,8 @@ import { compareDecimals, toDecimalString } from "../../lib/money"
 import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type Settlement } from "../../lib/options"
-import { coinDecimals, planShift, type ShiftPlan } from "../../lib/shift/shift-plan"
-import { coveringDeposit } from "../../lib/shift/covering-deposit"
+import { planShift, type ShiftPlan } from "../../lib/shift/shift-plan"
+import { depositEstimate, openShift } from "../../lib/shift/open-shift"
 import type { CryptoSwapSessionData } from "../../lib/shift/session-data"
 import { decideStatus, statusPolicy, type StatusDecision } from "../../lib/shift/status-map"
 import { syncObservation } from "../../lib/shift/sync-observation"
@@ -253,71 +253,24 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     input: StorefrontInput
   ): Promise<CryptoSwapSessionData> {
     let plan: ShiftPlan
+    let coins: Coin[]
     try {
-      plan = planShift(await this.catalogue_.get(), settlement, input, base.amount)
+      coins = await this.catalogue_.get()
+      plan = planShift(coins, settlement, input, base.amount)
     } catch (error) {
       throw toMedusaError(error, "loading the coin list")
     }
-    const ctx = { userIp: input.customer_ip }
-    const refund = { refundAddress: input.refund_address, refundMemo: input.refund_memo }
-    const common = {
-      settleAddress: settlement.address,
-      settleMemo: settlement.memo,
-      externalId: base.session_id,
-      ...refund,
-    }
     try {
-      if (plan.type === "fixed") {
-        const quote = await this.client_.createQuote(
-          {
-            depositCoin: plan.depositCoin,
-            depositNetwork: plan.depositNetwork,
-            settleCoin: settlement.coin,
-            settleNetwork: settlement.network,
-            settleAmount: plan.settleAmount,
-          },
-          ctx
-        )
-        const shift = await this.client_.createFixedShift({ quote, ...common }, ctx)
-        return this.withShift({ ...base, ...this.sessionBase(settlement, plan, input) }, shift)
-      }
-      const shift = await this.client_.createVariableShift(
-        {
-          depositCoin: plan.depositCoin,
-          depositNetwork: plan.depositNetwork,
-          settleCoin: settlement.coin,
-          settleNetwork: settlement.network,
-          ...common,
-        },
-        ctx
-      )
-      const estimate = await this.depositEstimate(plan, settlement)
+      const shift = await openShift(this.client_, plan, settlement, {
+        externalId: base.session_id,
+        refundAddress: input.refund_address,
+        refundMemo: input.refund_memo,
+        userIp: input.customer_ip,
+      })
+      const estimate = await depositEstimate(this.client_, coins, plan, settlement, this.options_.commissionRate, (line) => this.logger_.warn(line))
       return this.withShift({ ...base, ...this.sessionBase(settlement, plan, input), ...(estimate ? { deposit_estimate: estimate } : {}) }, shift)
     } catch (error) {
       throw toMedusaError(error, "creating the crypto payment")
-    }
-  }
-
-  /**
-   * What to send on a variable shift to pay the order, fees included, shown beside the accepted range.
-   * A help, not a condition: without one (the service can't say now) the shopper still sees the range.
-   */
-  private async depositEstimate(plan: ShiftPlan, settlement: Settlement): Promise<string | undefined> {
-    try {
-      const coin = findCoinNetwork(await this.catalogue_.get(), plan.depositCoin, plan.depositNetwork)
-      if (!coin) return undefined
-      const { deposit } = await coveringDeposit(
-        this.client_,
-        { coin: plan.depositCoin, network: plan.depositNetwork },
-        { coin: settlement.coin, network: settlement.network },
-        plan.settleAmount,
-        coinDecimals(coin, plan.depositNetwork),
-        this.options_.commissionRate
-      )
-      return deposit
-    } catch (error) {
-      this.logger_.warn(`crypto-swap: no deposit estimate for ${plan.depositCoin} on ${plan.depositNetwork}: ${(error as Error).message}`)
-      return undefined
     }
   }
 
@@ -412,7 +365,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
           ? governingShift(await this.client_.getCheckout(data.checkout_id)).shiftId
           : data.shift_id
       if (!shiftId) {
-        return { decision: decideStatus({ status: data.status }, statusPolicy(this.options_, data.amount)), data }
+        return { decision: decideStatus({ status: data.status }, statusPolicy(this.options_, data.amount, data.credit)), data }
       }
       return this.folded(data, await this.client_.getShift(shiftId))
     } catch (error) {
@@ -421,7 +374,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   }
 
   private folded(data: CryptoSwapSessionData, shift: Shift): { shift: Shift; decision: StatusDecision; data: CryptoSwapSessionData } {
-    return { shift, decision: decideStatus(shift, statusPolicy(this.options_, data.amount)), data: this.withShift(data, shift) }
+    return { shift, decision: decideStatus(shift, statusPolicy(this.options_, data.amount, data.credit)), data: this.withShift(data, shift) }
   }
 
   /**

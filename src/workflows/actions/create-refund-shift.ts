@@ -4,7 +4,8 @@ import { catalogueFor, clientFor, providerById, type RegisteredProvider } from "
 import { chooseShiftType, findCoinNetwork, type Coin, type Quote, type Shift } from "../../lib/swap-service"
 import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
-import { refundQuoteRequest } from "../../lib/shift/refund-quote"
+import { refundQuoteRequest, withTopUps } from "../../lib/shift/refund-quote"
+import { heldRefundId } from "../../lib/shift/refund-ids"
 import type { LedgerShift, ShiftAction } from "./shift-action"
 
 /** A recorded quote this close to its end is not used to make a shift: it could expire on the way. */
@@ -58,12 +59,19 @@ async function recordNewQuote(
 ) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const [paid] = row.refund_of_shift_id ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id }) : []
+  // The order was paid with top-ups too: its refund is a share of all the shopper deposited. Money held
+  // for no order is refunded shift by shift instead, each from its own deposit.
+  const topUps =
+    paid?.credit && row.refund_id !== heldRefundId(paid.id)
+      ? await ledger.listSwapShifts({ top_up_of: paid.id, kind: "top_up", status: "settled" })
+      : []
+  const refunded = paid ? withTopUps(paid, topUps.filter((topUp) => !topUp.flags?.held_refund)) : undefined
   const decimalsOf = (coin: string | null, network: string | null) => {
     const found = findCoinNetwork(coins, coin ?? "", network ?? "")
     if (!found) throw new Error(`${coin} on ${network} is not offered by the service now`)
     return coinDecimals(found, network!)
   }
-  const request = refundQuoteRequest(row, paid, provider.options.refundFees, {
+  const request = refundQuoteRequest(row, refunded, provider.options.refundFees, {
     deposit: decimalsOf(row.deposit_coin, row.deposit_network),
     settle: decimalsOf(row.settle_coin, row.settle_network),
   })

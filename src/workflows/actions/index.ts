@@ -8,6 +8,8 @@ import { cancelRefundedPayment } from "./cancel-refunded-payment"
 import { setShiftRefundAddress } from "./set-shift-refund-address"
 import { cancelAbandonedShift } from "./cancel-abandoned-shift"
 import { createRefundShift } from "./create-refund-shift"
+import { creditTopUp } from "./credit-top-up"
+import { settleUnderpayment } from "./settle-underpayment"
 
 /**
  * Each action kind, in the order a sync runs them, with the plan's flag that calls for it and what a
@@ -26,6 +28,8 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
   { kind: "cancel_abandoned", planned: "cancelAbandoned", run: cancelAbandonedShift },
   { kind: "set_refund_address", planned: "setRefundAddress", run: setShiftRefundAddress },
   { kind: "create_refund_shift", planned: "createRefundShift", run: createRefundShift },
+  { kind: "credit_top_up", planned: "creditTopUp", run: creditTopUp },
+  { kind: "settle_underpayment", planned: "settleUnderpayment", run: settleUnderpayment },
 ]
 
 export type { ShiftAction, ShiftActionFailure, ShiftActionResult } from "./shift-action"

@@ -7,6 +7,7 @@ import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-field
 import { goneSessions } from "../../lib/gone-sessions"
 import { hasPromptActions, planRefundShift, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
 import { nextSyncAt } from "../../lib/shift/sync-cadence"
+import { underpaymentWindowEnd } from "../../lib/shift/underpayment"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
@@ -111,10 +112,12 @@ export const recordShiftObservationStep = createStep(
         session_gone: sessionGone,
         shift_switched: switched,
         other_paid_shifts: observation.other_paid_shift_ids,
+        underpayment_wait_minutes: options.underpayment.waitMinutes,
       },
       shift,
       decision,
-      changed
+      changed,
+      now
     )
     const actionPending = hasPromptActions(plan)
     await ledger.updateSwapShifts({
@@ -125,13 +128,21 @@ export const recordShiftObservationStep = createStep(
       sync_failures: 0,
       last_error: null,
       next_sync_at: nextSyncAt(
-        { status: shift.status, terminal: fields.terminal, actionPending, failures: 0, expiresAt: fields.expires_at },
+        {
+          status: shift.status,
+          terminal: fields.terminal,
+          actionPending,
+          failures: 0,
+          expiresAt: fields.expires_at,
+          wakeAt: underpaymentWindowEnd(plan.flags, options.underpayment.waitMinutes),
+        },
         options.reconcile,
         now
       ),
     })
     if (changed) {
-      if (row.payment_session_id) await mirrorStatus(container, row.payment_session_id, shift)
+      // The session's data follows its payment's own shift, never a top-up's.
+      if (row.kind === "payment" && row.payment_session_id) await mirrorStatus(container, row.payment_session_id, shift)
       await ledger.createSwapShiftEvents({
         swap_shift_id: row.id,
         from_status: row.status,

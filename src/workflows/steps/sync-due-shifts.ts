@@ -7,6 +7,7 @@ import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
 import { goneSessions } from "../../lib/gone-sessions"
 import { hasActions, planShiftActions } from "../../lib/shift/shift-actions"
 import { nextSyncAt } from "../../lib/shift/sync-cadence"
+import { underpaymentWindowEnd } from "../../lib/shift/underpayment"
 import type { Shift } from "../../lib/swap-service"
 import { decideShift } from "../../lib/shift/ledger-fields"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
@@ -46,7 +47,7 @@ function unchanged(row: LedgerRow & { session_gone: boolean }, shift: Shift, pro
   if (shift.status !== row.status || (shift.issue ?? null) !== row.issue) return false
   if ((shift.deposits?.length ?? 0) !== ((row.deposits as unknown[] | null)?.length ?? 0)) return false
   const decision = decideShift(shift, row, provider.options)
-  const plan = planShiftActions(row, shift, decision, false)
+  const plan = planShiftActions({ ...row, underpayment_wait_minutes: provider.options.underpayment.waitMinutes }, shift, decision, false)
   return !hasActions(plan)
 }
 
@@ -99,7 +100,14 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
         last_synced_at: now,
         sync_failures: 0,
         next_sync_at: nextSyncAt(
-          { status: row.status, terminal: row.terminal, actionPending: false, failures: 0, expiresAt: row.expires_at },
+          {
+            status: row.status,
+            terminal: row.terminal,
+            actionPending: false,
+            failures: 0,
+            expiresAt: row.expires_at,
+            wakeAt: underpaymentWindowEnd(row.flags, provider.options.underpayment.waitMinutes),
+          },
           provider.options.reconcile,
           now
         ),

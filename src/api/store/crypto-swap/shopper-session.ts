@@ -1,10 +1,11 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../modules/crypto-swap"
-import { providerRegistry, type RegisteredProvider } from "../../../lib/provider-registry"
+import { catalogueFor, providerRegistry, type RegisteredProvider } from "../../../lib/provider-registry"
 import { recordPaymentShiftWorkflow } from "../../../workflows/record-payment-shift"
 import { syncShiftWorkflow } from "../../../workflows/sync-shift"
-import { decideStatus, statusPolicy } from "../../../lib/shift/status-map"
+import { decideLedgerRow } from "../../../lib/shift/ledger-fields"
+import { paymentView } from "../../../lib/shift/payment-view"
 import { parseInput } from "../../parse-input"
 import { sessionIdSchema } from "./validators"
 
@@ -59,11 +60,27 @@ export async function ledgerRowForSession(scope: MedusaContainer, session: Shopp
   return recorded
 }
 
+/** A top-up still open: waiting for its deposit, or with one on its way or being sent back. */
+const CLOSED_TOP_UP = new Set(["settled", "expired", "refunded"])
+
+/**
+ * Syncs a ledger row unless it is over or another sync read it less than `maxAgeMs` ago; answers whether
+ * it is that fresh (false when the read failed or another sync held the shift).
+ */
+async function syncForPage(scope: MedusaContainer, row: { id: string; terminal: boolean; last_synced_at: Date | string | null }, maxAgeMs: number) {
+  if (row.terminal && row.last_synced_at) return true
+  const { result, errors } = await syncShiftWorkflow(scope).run({
+    input: { ledger_id: row.id, source: "storefront", lock_timeout: 0, fresh_since: new Date(Date.now() - maxAgeMs).toISOString() },
+    throwOnError: false,
+  })
+  return !errors?.length && !result?.recorded?.error
+}
+
 /**
  * The session's ledger row and what its status means now: a shift that may still change is synced
  * first (which also places the order as soon as the payment allows it), unless another sync read it
- * less than `maxAgeMs` ago. `current` says whether the row is that fresh: false when the read failed or
- * another sync held the shift.
+ * less than `maxAgeMs` ago; so is an open top-up, before the payment it pays. `current` says whether
+ * the row is that fresh.
  */
 export async function currentPayment(
   scope: MedusaContainer,
@@ -73,24 +90,44 @@ export async function currentPayment(
   maxAgeMs: number
 ) {
   const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-  let row = await ledgerRowForSession(scope, session)
-  let current = true
-  if (!row.terminal || !row.last_synced_at) {
-    const { result, errors } = await syncShiftWorkflow(scope).run({
-      input: {
-        ledger_id: row.id,
-        source: "storefront",
-        lock_timeout: 0,
-        fresh_since: new Date(Date.now() - maxAgeMs).toISOString(),
-      },
-      throwOnError: false,
-    })
-    current = !errors?.length && !result?.recorded?.error
-    row = await ledger.retrieveSwapShift(row.id)
+  const known = await ledgerRowForSession(scope, session)
+  let topUp = await latestTopUp(ledger, known.id)
+  if (topUp && !CLOSED_TOP_UP.has(topUp.status)) {
+    await syncForPage(scope, topUp, maxAgeMs)
+    topUp = await ledger.retrieveSwapShift(topUp.id)
   }
-  const decision = decideStatus(
-    { status: row.status, type: row.type, settleAmount: row.settle_amount, deposits: row.deposits as any },
-    statusPolicy(provider.options, row.amount_due ?? "0")
-  )
-  return { row, decision, current }
+  const current = await syncForPage(scope, known, maxAgeMs)
+  const row = await ledger.retrieveSwapShift(known.id)
+  return { row, decision: decideLedgerRow(row, provider.options), current, topUp: topUp && !CLOSED_TOP_UP.has(topUp.status) ? topUp : null }
+}
+
+async function latestTopUp(ledger: CryptoSwapModuleService, paymentId: string) {
+  const [latest] = await ledger.listSwapShifts({ top_up_of: paymentId, kind: "top_up" }, { take: 1, order: { created_at: "DESC" } })
+  return latest ?? null
+}
+
+/** What a payment page shows: the session, the payment in plain words, and the open top-up paying its rest. */
+export async function sessionView(scope: MedusaContainer, session: ShopperSession, provider: RegisteredProvider, cartId: string) {
+  const { row, decision, topUp } = await currentPayment(scope, session, provider, cartId, PAGE_READ_CACHE_MS)
+  const catalogue = catalogueFor(provider)
+  return {
+    payment_session: {
+      id: session.id,
+      status: session.status,
+      amount: row.amount_due,
+      currency_code: row.currency_code,
+      pay_url: (session.data?.pay_url as string | undefined) ?? null,
+    },
+    payment: {
+      ...(await paymentView(row, decision.stage, catalogue)),
+      top_up: topUp
+        ? {
+            // The shopper's own shift, like the payment's in the session's data.
+            shift_id: topUp.shift_id,
+            amount_due: topUp.amount_due,
+            ...(await paymentView(topUp, decideLedgerRow(topUp, provider.options).stage, catalogue)),
+          }
+        : null,
+    },
+  }
 }

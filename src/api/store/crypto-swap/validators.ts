@@ -34,6 +34,7 @@ export const refundAddressBodySchema = z
   })
   .strict()
 
-export const requoteBodySchema = z.object({ cart_id: id("cart") }).strict()
+/** A shopper's action on their payment (requote, top-up): only the cart it belongs to. */
+export const cartBodySchema = z.object({ cart_id: id("cart") }).strict()
 
 export const emptyQuerySchema = z.object({}).strict()

@@ -1,7 +1,7 @@
 import { parseOptions } from "../../options"
 import { decideLedgerRow, decideShift } from "../ledger-fields"
 import { planRefundShift } from "../shift-actions"
-import { refundQuoteRequest } from "../refund-quote"
+import { refundQuoteRequest, withTopUps } from "../refund-quote"
 
 const options = parseOptions({
   baseUrl: "https://swap.example",
@@ -42,6 +42,16 @@ describe("refund shifts", () => {
       expect(refundQuoteRequest({ ...refund, amount_due: "49.99" }, paid, "store", decimals)).toEqual({ ...pair, settleAmount: "0.00080791" })
       // Never more than was deposited, whatever the amount asked.
       expect(refundQuoteRequest({ ...refund, amount_due: "60" }, paid, "store", decimals)).toEqual({ ...pair, settleAmount: "0.00080791" })
+    })
+
+    it("of an order paid with top-ups: a share of everything the shopper deposited, never more", () => {
+      // 25 settled from 0.0004 BTC, the rest (24.99) from a top-up of 0.00041 BTC.
+      const paidInAll = withTopUps({ deposit_amount: "0.0004", settle_amount: "25" }, [{ deposit_amount: "0.00041", settle_amount: "24.99" }])
+      expect(paidInAll).toEqual({ deposit_amount: "0.00081", settle_amount: "49.99" })
+      expect(refundQuoteRequest({ ...refund, amount_due: "49.99" }, paidInAll, "store", decimals)).toEqual({ ...pair, settleAmount: "0.00081" })
+      // A top-up whose figures are unknown is not guessed at: the refund can't be priced yet.
+      const unknown = withTopUps(paid, [{ deposit_amount: null, settle_amount: "10" }])
+      expect(() => refundQuoteRequest(refund, unknown, "store", decimals)).toThrow("deposit is not known")
     })
 
     it("the shopper paying them: the store deposits the refunded value in its settlement coin", () => {

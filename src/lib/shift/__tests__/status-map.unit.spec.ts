@@ -94,6 +94,20 @@ describe("status map", () => {
       expect(decideStatus({ status: "settled", type: "variable", settleAmount: "101" }, policy()).excessAmount).toBeUndefined()
     })
 
+    it("counts the credit (settled top-ups, an accepted shortfall) with the shift's own money", () => {
+      const short = { status: "settled", type: "variable", settleAmount: "40" }
+      expect(decideStatus(short, policy({ credit: "60" }))).toMatchObject({ stage: "settled", session: CAPTURED, settledAmount: "40" })
+      expect(decideStatus(short, policy({ credit: "59.99" }))).toMatchObject({ stage: "underpaid", session: ERROR })
+      // Paid too much in all: the excess is what all of it brought above the amount due.
+      expect(decideStatus(short, policy({ credit: "80" })).excessAmount).toBe("20")
+      // On its way, with the top-ups settled: authorized once the deposit is known to cover the rest.
+      expect(decideStatus({ status: "processing", type: "variable", settleAmount: "40" }, policy({ credit: "60" })).session).toBe(AUTHORIZED)
+    })
+
+    it("captures nothing on a variable shift settled without saying what it settled", () => {
+      expect(decideStatus({ status: "settled", type: "variable" }, policy({ credit: "100" }))).toMatchObject({ stage: "unknown", session: PENDING })
+    })
+
     it("accepts an underpayment within the tolerance", () => {
       const decision = decideStatus({ status: "settled", type: "variable", settleAmount: "99" }, policy({ underpaymentTolerancePercent: "1" }))
       expect(decision.session).toBe(CAPTURED)

@@ -9,6 +9,8 @@ export const SHIFT_ACTION_KINDS = [
   "set_refund_address",
   "cancel_abandoned",
   "create_refund_shift",
+  "credit_top_up",
+  "settle_underpayment",
 ] as const
 export type ShiftActionKind = (typeof SHIFT_ACTION_KINDS)[number]
 

@@ -10,7 +10,8 @@ export const SwapShift = model
     id: model.id({ prefix: "csshift" }).primaryKey(),
     /** Null until a hosted checkout's payer has picked a coin. */
     shift_id: model.text().unique().nullable(),
-    kind: model.enum(["payment", "refund"]).default("payment"),
+    /** A top-up is a second shift for what an underpaid payment still misses: it pays that payment's order. */
+    kind: model.enum(["payment", "refund", "top_up"]).default("payment"),
     /** fixed, variable or checkout (a hosted checkout's shift). */
     type: model.text().nullable(),
     provider_id: model.text().nullable(),
@@ -23,6 +24,13 @@ export const SwapShift = model
     /** For refund shifts: the payment shift whose deposit is paid back, and the refund it pays. */
     refund_of_shift_id: model.text().nullable(),
     refund_id: model.text().unique().nullable(),
+    /** For top-ups: the ledger row of the underpaid payment whose rest it pays. */
+    top_up_of: model.text().index().nullable(),
+    /**
+     * What counts toward the amount due besides this shift's own deposit: settled top-ups, and a shortfall
+     * the merchant accepted. Mirrored into the payment session's data, where the provider decides from it.
+     */
+    credit: model.text().nullable(),
     deposit_coin: model.text().nullable(),
     deposit_network: model.text().nullable(),
     deposit_address: model.text().nullable(),

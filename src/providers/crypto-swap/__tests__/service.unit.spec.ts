@@ -1,3 +1,4 @@
+import BigNumberJS from "bignumber.js"
 import { BigNumber, MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
 import { startSandbox, type Sandbox } from "../../../sandbox"
@@ -257,6 +258,23 @@ describe("capturePayment", () => {
     expect(early.message).toMatch(/can't be captured yet: the swap is "pending"/)
     await walk(shiftId, ["processing", "settling", "settled"])
     expect((await service.capturePayment({ data })).data).toMatchObject({ status: "settled" })
+  })
+
+  it("authorize a short variable payment only with the credit its top-ups brought, as the ledger mirrors it", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "ETH", deposit_network: "zksync" }, "150")
+    const shiftId = data!.shift_id as string
+    await deposit(shiftId, { amount: data!.deposit_min })
+    await walk(shiftId, ["processing", "settling", "settled"])
+    const short = await medusaError(service.capturePayment({ data }))
+    expect(short.message).toMatch(/can't be captured yet/)
+    expect((await service.getPaymentStatus({ data })).status).toBe("error")
+    // What the settled top-ups brought, mirrored into the data: the rest is covered.
+    const settled = ((await control("GET", `/v2/shifts/${shiftId}`)) as Shift).settleAmount!
+    const credit = new BigNumberJS("150").minus(settled).toFixed()
+    expect((await service.authorizePayment({ data: { ...data, credit } })).status).toBe("captured")
+    const almost = new BigNumberJS(credit).minus("0.000001").toFixed()
+    expect((await service.getPaymentStatus({ data: { ...data, credit: almost } })).status).toBe("error")
   })
 })
 

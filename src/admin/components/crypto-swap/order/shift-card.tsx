@@ -1,7 +1,7 @@
 import type { AdminPayment } from "@medusajs/framework/types"
 import { Alert, Badge, Copy, Heading, Text } from "@medusajs/ui"
 import { formatDateTime, humanize } from "../../../lib/format"
-import type { Shift } from "../../../lib/types"
+import type { Shift, ShiftKind } from "../../../lib/types"
 import { RefundDeposit } from "./refund-deposit"
 import { RefundState } from "./refund-state"
 import { ShiftActions } from "./shift-actions"
@@ -23,7 +23,7 @@ function ShiftHeader({ shift }: { shift: Shift }) {
     <div className="flex flex-wrap items-start justify-between gap-2">
       <div className="flex min-w-0 flex-col gap-y-1">
         <div className="flex items-center gap-x-2">
-          <Heading level="h3">{shift.kind === "refund" ? "Refund" : "Payment"}</Heading>
+          <Heading level="h3">{SHIFT_TITLE[shift.kind]}</Heading>
           {shift.type ? (
             <Badge size="2xsmall" color="grey">
               {humanize(shift.type)}
@@ -62,6 +62,8 @@ function ShiftMilestones({ shift }: { shift: Shift }) {
 }
 
 /** One ledger shift: what it is, where the money is, what happened, and what the admin can do. */
+const SHIFT_TITLE: Record<ShiftKind, string> = { payment: "Payment", top_up: "Top-up", refund: "Refund" }
+
 export function ShiftCard({ orderId, shift, payment, onRefunded }: ShiftCardProps) {
   const fundingRefund = shift.kind === "refund" && shift.status === "waiting"
   return (

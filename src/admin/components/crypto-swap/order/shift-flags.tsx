@@ -10,6 +10,8 @@ const KNOWN_FLAGS: Record<string, { label: string; color: BadgeColor }> = {
   underpaid: { label: "Underpaid", color: "red" },
   overpaid: { label: "Overpaid", color: "orange" },
   paid_without_session: { label: "Paid after the shopper switched: pay back", color: "red" },
+  underpaid_held: { label: "Underpaid: waiting for your decision", color: "orange" },
+  accepted_short: { label: "Accepted short", color: "orange" },
 }
 
 /** A raised flag's detail (an object or a string) as a tooltip: the badge stays short. */
@@ -27,8 +29,11 @@ function flagDetail(value: unknown): string | undefined {
  * The ledger's flags. A null value is a flag that was raised and cleared since, so only truthy ones
  * show. `review` carries the service's issue, which is why it is the one worth reading at a glance.
  */
+/** Bookkeeping the plugin keeps among the flags (when a wait began), not facts for the merchant. */
+const TIMESTAMPS = new Set(["underpaid_since", "top_up_at"])
+
 export function ShiftFlags({ shift }: { shift: Shift }) {
-  const raised = Object.entries(shift.flags ?? {}).filter(([, value]) => Boolean(value))
+  const raised = Object.entries(shift.flags ?? {}).filter(([flag, value]) => Boolean(value) && !TIMESTAMPS.has(flag))
   if (!raised.length) return null
   return (
     <div className="flex flex-wrap gap-1" data-testid="crypto-swap-flags">

@@ -89,6 +89,7 @@ function ShiftButtons({
   retry,
   refundInstead,
   refundHeld,
+  acceptUnderpayment,
   renewRefund,
   markRefunded,
 }: {
@@ -96,6 +97,7 @@ function ShiftButtons({
   retry?: boolean
   refundInstead?: boolean
   refundHeld?: boolean
+  acceptUnderpayment?: boolean
   renewRefund?: boolean
   markRefunded?: boolean
 }) {
@@ -110,6 +112,15 @@ function ShiftButtons({
     })
     if (confirmed) action.mutate({ kind: "refund-instead", ledgerId })
   }
+  const confirmAccept = async () => {
+    const confirmed = await prompt({
+      title: "Accept this payment as paid?",
+      description: "The order is placed and captured for its full amount although less arrived; the shortfall is recorded on the payment.",
+      confirmText: "Accept as paid",
+      cancelText: "Cancel",
+    })
+    if (confirmed) action.mutate({ kind: "accept-underpayment", ledgerId })
+  }
   return (
     <span className="flex gap-x-2">
       {retry ? (
@@ -120,6 +131,11 @@ function ShiftButtons({
       {refundHeld ? (
         <Button size="small" variant="secondary" isLoading={action.isPending} onClick={() => action.mutate({ kind: "refund-held", ledgerId })}>
           Refund via shift
+        </Button>
+      ) : null}
+      {acceptUnderpayment ? (
+        <Button size="small" variant="secondary" isLoading={action.isPending} onClick={confirmAccept}>
+          Accept as paid
         </Button>
       ) : null}
       {renewRefund ? (
@@ -183,15 +199,23 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
       />
       <ShiftList
         title="Paid less than the amount due: no order"
-        description="A variable-rate deposit that settles below the order's amount (less the tolerance). No order was placed; once it has settled, give the shopper back what arrived."
+        description="A variable-rate deposit that settles below the order's amount (less the tolerance). No order was placed: the shopper can pay the rest with a top-up from their payment page. Once the wait for it is over (Held), accept the payment as paid, or give the shopper back what arrived."
         testId="crypto-swap-underpaid"
         shifts={status.underpaid ?? []}
         columns={[
           { header: "Deposit", cell: (shift) => coinAmountOn(shift.deposit_amount, shift.deposit_coin, shift.deposit_network) },
-          { header: "Settles", cell: (shift) => `${shift.underpaid} of ${shift.amount_due ?? "?"} ${(shift.currency_code ?? "").toUpperCase()}` },
+          {
+            header: "Settles",
+            cell: (shift) =>
+              `${shift.underpaid}${shift.credit ? ` + ${shift.credit} topped up` : ""} of ${shift.amount_due ?? "?"} ${(shift.currency_code ?? "").toUpperCase()}`,
+          },
+          { header: "", cell: (shift) => (shift.held ? <Badge size="2xsmall" color="orange">Held</Badge> : null) },
           { header: "Cart", cell: (shift) => shift.cart_id ?? "-", mono: true },
           { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
-          { header: "", cell: (shift) => (shift.status === "settled" ? <ShiftButtons ledgerId={shift.id} refundHeld /> : null) },
+          {
+            header: "",
+            cell: (shift) => (shift.status === "settled" ? <ShiftButtons ledgerId={shift.id} refundHeld acceptUnderpayment /> : null),
+          },
         ]}
       />
       <ShiftList

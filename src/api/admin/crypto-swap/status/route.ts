@@ -72,22 +72,23 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const orderless = await ledger.listSwapShifts(
     { kind: "payment", order_id: null, status: [...DEPOSIT_SEEN_STATUSES] },
     {
-      select: ["id", "status", "flags", "deposit_amount", "deposit_coin", "deposit_network", "cart_id", "refund_address", "amount_due", "currency_code"],
+      select: ["id", "status", "flags", "deposit_amount", "deposit_coin", "deposit_network", "cart_id", "refund_address", "amount_due", "currency_code", "credit"],
       take: 1000,
     }
   )
   const paidWithoutSession = orderless
     .filter((row) => row.flags?.paid_without_session)
-    .map(({ flags, amount_due, currency_code, ...row }) => row)
+    .map(({ flags, amount_due, currency_code, credit, ...row }) => row)
 
   // A variable deposit short of the amount due places no order: listed until its money is refunded.
-  const short = orderless.filter((row) => row.flags?.underpaid && !row.flags?.paid_without_session)
+  const short = orderless.filter((row) => row.flags?.underpaid && !row.flags?.paid_without_session && !row.flags?.accepted_short)
   const refunding = short.length
     ? new Set((await ledger.listSwapShifts({ refund_id: short.map((row) => heldRefundId(row.id)) }, { select: ["refund_id"] })).map((row) => row.refund_id))
     : new Set()
   const underpaid = short
     .filter((row) => !refunding.has(heldRefundId(row.id)))
-    .map(({ flags, ...row }) => ({ ...row, underpaid: flags!.underpaid as string }))
+    // `held`: its wait for a top-up ran out and it waits for the merchant (accept as paid, or refund).
+    .map(({ flags, ...row }) => ({ ...row, underpaid: flags!.underpaid as string, held: Boolean(flags!.underpaid_held) }))
 
   // Actions that stopped retrying, and settled money no order kept: each needs an admin.
   const stopped = await ledger.listSwapShiftActions({ state: "attention" }, { take: 1000, order: { updated_at: "DESC" } })

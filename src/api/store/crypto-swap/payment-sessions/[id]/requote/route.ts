@@ -6,7 +6,7 @@ import { syncShiftWorkflow } from "../../../../../../workflows/sync-shift"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../../../modules/crypto-swap"
 import { shopperIp } from "../../../../../middlewares/attach-customer-ip"
 import { parseInput } from "../../../../../parse-input"
-import { requoteBodySchema } from "../../../validators"
+import { cartBodySchema } from "../../../validators"
 import { ledgerRowForSession, shopperSession } from "../../../shopper-session"
 
 /** A fixed-rate shift that can pay nothing any more: it ran out, or the service sends its deposit back (late, wrong amount). */
@@ -14,7 +14,7 @@ const REQUOTABLE = new Set(["expired", "refund", "refunding", "refunded"])
 
 /** Such a payment gets a fresh quote and shift in one call (a new payment session). */
 export async function POST(req: MedusaRequest, res: MedusaResponse) {
-  const { cart_id } = parseInput(requoteBodySchema, req.body)
+  const { cart_id } = parseInput(cartBodySchema, req.body)
   const { session: asked } = await shopperSession(req.scope, req.params.id, cart_id)
   // One requote per payment collection at a time: a double click must not create two shifts.
   const locking = req.scope.resolve(Modules.LOCKING)

@@ -1,0 +1,45 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { providerById } from "../../lib/provider-registry"
+import { addDecimals } from "../../lib/money"
+import { decideLedgerRow } from "../../lib/shift/ledger-fields"
+import { missingAmount } from "../../lib/shift/underpayment"
+import { applyPaymentCredit } from "./payment-credit"
+
+/**
+ * The merchant takes a short payment as paid ("capture as is"): the shortfall is recorded as accepted
+ * and counted toward the payment, whose next sync places and captures the order. Once per payment.
+ */
+export const acceptUnderpaymentStep = createStep(
+  "crypto-swap-accept-underpayment",
+  async (input: { ledger_id: string; actor_id: string }, { container }) => {
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const row = await ledger.retrieveSwapShift(input.ledger_id)
+    const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+    const decision = decideLedgerRow(row, options)
+    const flags = row.flags ?? {}
+    const shortfall =
+      decision.settledAmount && row.amount_due ? missingAmount(row.amount_due, addDecimals(decision.settledAmount, row.credit ?? "0")) : null
+    if (row.kind !== "payment" || decision.stage !== "underpaid" || !shortfall || row.authorized_at || flags.held_refund || flags.refund_instead || flags.accepted_short) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "Only a payment that settled short of the amount due, and that is not being refunded, can be accepted as paid."
+      )
+    }
+    const now = new Date()
+    const accepted = { ...row, flags: { ...flags, accepted_short: shortfall, underpaid_held: null } }
+    await ledger.updateSwapShifts({ id: row.id, flags: accepted.flags })
+    await applyPaymentCredit(container, accepted)
+    await ledger.createSwapShiftEvents({
+      swap_shift_id: row.id,
+      from_status: row.status,
+      to_status: row.status,
+      source: "admin",
+      action: "accepted_short",
+      detail: { by: input.actor_id, shortfall },
+      occurred_at: now,
+    })
+    return new StepResponse(row.id)
+  }
+)

@@ -1,0 +1,91 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { catalogueFor, clientFor, providerById } from "../../lib/provider-registry"
+import { addDecimals } from "../../lib/money"
+import { decideLedgerRow, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
+import { depositEstimate, openShift } from "../../lib/shift/open-shift"
+import { planShift } from "../../lib/shift/shift-plan"
+import { missingAmount, underpaymentUndecided } from "../../lib/shift/underpayment"
+import { toMedusaError } from "../../lib/to-medusa-error"
+import { recordNewShift } from "./record-new-shift"
+
+/** Statuses in which a top-up can pay nothing more: the shopper may make another. */
+const CLOSED = new Set(["settled", "expired", "refunded"])
+/** A waiting top-up this close to its end is not offered again: the shopper could not pay it in time. */
+const REUSE_MARGIN_MS = 2 * 60_000
+
+const refused = (message: string) => new MedusaError(MedusaError.Types.NOT_ALLOWED, message)
+
+/**
+ * A second shift for what a short payment still misses: the same coin and network, at a fixed rate where
+ * the pair allows, settling to the merchant and linked to the payment in the ledger. A top-up still
+ * waiting is given again rather than made twice (run under the payment's lock). Answers with its row id.
+ */
+export const createTopUpShiftStep = createStep(
+  "crypto-swap-create-top-up-shift",
+  async (input: { ledger_id: string; customer_ip?: string }, { container }) => {
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const row = await ledger.retrieveSwapShift(input.ledger_id)
+    const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+    const decision = decideLedgerRow(row, provider.options)
+    const received = decision.settledAmount ?? decision.expectedAmount
+    const missing = received && row.amount_due ? missingAmount(row.amount_due, addDecimals(received, row.credit ?? "0")) : null
+    if (row.kind !== "payment" || decision.stage !== "underpaid" || !underpaymentUndecided(row.flags) || row.authorized_at || !missing) {
+      throw refused("Only a payment that arrived short of the amount due, and that is not being refunded or held, can be topped up.")
+    }
+    const now = Date.now()
+    const [latest] = await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { take: 1, order: { created_at: "DESC" } })
+    if (latest && !CLOSED.has(latest.status)) {
+      if (latest.status !== "waiting") throw refused("A top-up for this payment is already on its way.")
+      if (!latest.expires_at || new Date(latest.expires_at).getTime() - now > REUSE_MARGIN_MS) return new StepResponse(latest.id)
+    }
+
+    const settlement = provider.options.settlement[row.currency_code ?? ""]
+    const client = clientFor(provider)
+    let recorded: { shift: Awaited<ReturnType<typeof openShift>>; estimate?: string; settleAmount: string }
+    try {
+      const coins = await catalogueFor(provider).get()
+      const plan = planShift(
+        coins,
+        settlement,
+        { deposit_coin: row.deposit_coin!, deposit_network: row.deposit_network!, refund_address: row.refund_address ?? undefined, refund_memo: row.refund_memo ?? undefined },
+        missing
+      )
+      const userIp = input.customer_ip ?? row.customer_ip ?? undefined
+      const shift = await openShift(client, plan, settlement, {
+        externalId: row.payment_session_id!,
+        refundAddress: row.refund_address ?? undefined,
+        refundMemo: row.refund_memo ?? undefined,
+        userIp,
+      })
+      const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+      const estimate = await depositEstimate(client, coins, plan, settlement, provider.options.commissionRate, (line) => logger.warn(line))
+      recorded = { shift, estimate, settleAmount: plan.settleAmount }
+    } catch (error) {
+      throw toMedusaError(error, "creating the top-up")
+    }
+    await recordNewShift(
+      ledger,
+      {
+        ...ledgerFieldsFromShift(recorded.shift),
+        kind: "top_up",
+        top_up_of: row.id,
+        provider_id: row.provider_id,
+        payment_session_id: row.payment_session_id,
+        payment_collection_id: row.payment_collection_id,
+        cart_id: row.cart_id,
+        amount_due: recorded.settleAmount,
+        currency_code: row.currency_code,
+        customer_ip: input.customer_ip ?? row.customer_ip,
+        deposit_estimate: recorded.estimate ?? null,
+        next_sync_at: new Date(),
+      },
+      "storefront"
+    )
+    // The wait for the rest starts again from the top-up (underpayment.waitMinutes).
+    await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), top_up_at: new Date(now).toISOString() } })
+    const [made] = await ledger.listSwapShifts({ shift_id: recorded.shift.id }, { select: ["id"], take: 1 })
+    return new StepResponse(made.id)
+  }
+)
