@@ -40,6 +40,9 @@ async function call(url: string, method: string, body?: unknown) {
   return text ? JSON.parse(text) : undefined
 }
 
+/** An upstream API request as the sandbox logged it (the control interface is never logged). */
+export type LoggedRequest = { method: string; path: string; query: any; status: number | null; userIp?: string; receivedAt: string }
+
 /** The sandbox's control interface, as tests and dry runs use it. */
 export function sandboxControl(baseUrl: string) {
   return {
@@ -66,7 +69,14 @@ export function sandboxControl(baseUrl: string) {
     addFault: (fault: Record<string, unknown>) => call(`${baseUrl}/sandbox/faults`, "POST", fault),
     clearFaults: () => call(`${baseUrl}/sandbox/faults`, "DELETE"),
     requests: () => call(`${baseUrl}/sandbox/requests`, "GET"),
+    /** The logged upstream requests with this method and path. */
+    async requestsTo(method: string, path: string | RegExp): Promise<LoggedRequest[]> {
+      const entries: LoggedRequest[] = await this.requests()
+      return entries.filter((entry) => entry.method === method && (typeof path === "string" ? entry.path === path : path.test(entry.path)))
+    },
     clearRequests: () => call(`${baseUrl}/sandbox/requests`, "DELETE"),
     reset: () => call(`${baseUrl}/sandbox/reset`, "POST"),
+    /** Changes the sandbox's behaviour (blocked IPs, rate limits …). */
+    configure: (update: Record<string, unknown>) => call(`${baseUrl}/sandbox/config`, "POST", update),
   }
 }

@@ -51,20 +51,7 @@ if (!redisAnswers()) {
     if (keys.length) await redis.del(...keys)
   }
 
-  async function sandboxConfig(update: Record<string, unknown>) {
-    const response = await fetch(`${env.sandbox.baseUrl}/sandbox/config`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(update),
-    })
-    if (!response.ok) throw new Error(`Sandbox config answered ${response.status}: ${await response.text()}`)
-  }
-
-  /** The upstream API requests the sandbox logged since the test began. */
-  async function upstream(method: string, path: string | RegExp) {
-    const entries: Array<{ method: string; path: string; status: number | null; userIp?: string }> = await env.control.requests()
-    return entries.filter((entry) => entry.method === method && (typeof path === "string" ? entry.path === path : path.test(entry.path)))
-  }
+  const upstream = (method: string, path: string | RegExp) => env.control.requestsTo(method, path)
 
   async function liveSessions(container: MedusaContainer, collectionId: string) {
     const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -219,7 +206,7 @@ if (!redisAnswers()) {
 
         it("turn the service's own 429 into a 429 with its wait, and leave no half-made session", async () => {
           // As the service does: a few shift creations a minute per calling IP (here 1), answered 429 with Retry-After.
-          await sandboxConfig({ rateLimits: { shiftsPerMinute: 1 } })
+          await env.control.configure({ rateLimits: { shiftsPerMinute: 1 } })
           const first = shopper("198.51.100.60")
           expect((await first.paySession((await first.cart()).collectionId)).status).toBe(200)
           const second = shopper("198.51.100.61")

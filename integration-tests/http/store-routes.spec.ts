@@ -22,20 +22,7 @@ async function sandboxShift(shiftId: string) {
   return (await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}`)).json()
 }
 
-async function sandboxConfig(update: Record<string, unknown>) {
-  const response = await fetch(`${env.sandbox.baseUrl}/sandbox/config`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(update),
-  })
-  if (!response.ok) throw new Error(`Sandbox config answered ${response.status}: ${await response.text()}`)
-}
-
-/** The upstream API requests the sandbox logged (the control interface is never logged). */
-async function upstream(method: string, path: string | RegExp) {
-  const entries: Array<{ method: string; path: string; query: any; userIp?: string; receivedAt: string }> = await env.control.requests()
-  return entries.filter((entry) => entry.method === method && (typeof path === "string" ? entry.path === path : path.test(entry.path)))
-}
+const upstream = (method: string, path: string | RegExp) => env.control.requestsTo(method, path)
 
 async function orderOfCart(container: MedusaContainer, cartId: string): Promise<string | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -224,13 +211,13 @@ medusaIntegrationTestRunner({
         const [asked] = await upstream("GET", "/v2/permissions")
         expect(asked.userIp).toMatch(/^(127\.0\.0\.1|::1)$/)
 
-        await sandboxConfig({ blockedIps: ["127.0.0.1", "::1", "::ffff:127.0.0.1"] })
+        await env.control.configure({ blockedIps: ["127.0.0.1", "::1", "::ffff:127.0.0.1"] })
         try {
           const blocked = await get(`${ROUTES}/permissions`)
           expect(blocked.status).toBe(200)
           expect(blocked.data).toEqual({ permissions: { create_shift: false } })
         } finally {
-          await sandboxConfig({ blockedIps: [] })
+          await env.control.configure({ blockedIps: [] })
         }
         expect((await get(`${ROUTES}/permissions`)).data.permissions.create_shift).toBe(true)
       })

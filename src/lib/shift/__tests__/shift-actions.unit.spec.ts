@@ -1,18 +1,10 @@
 import { decideStatus, type StatusPolicy } from "../status-map"
 import { hasActions, hasPromptActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
 import { nextSyncAt, retryAt } from "../sync-cadence"
+import { freshPayment } from "./ledger-row-fixture"
 
 const policy: StatusPolicy = { authorizeOn: "confirmed", placeOrder: "after_payment", amountDue: "50", underpaymentTolerancePercent: "0", overpaymentTolerancePercent: "1" }
-const fresh: ShiftActionState = {
-  kind: "payment",
-  payment_session_id: "payses_1",
-  authorized_at: null,
-  captured_at: null,
-  canceled_at: null,
-  refund_address: null,
-  flags: null,
-  amount_due: "50",
-}
+const fresh = freshPayment
 type ShiftSeen = { status: string; type?: string; issue?: string; refundAddress?: string; settleAmount?: string; deposits?: Array<{ status: string }> }
 const plan = (row: Partial<ShiftActionState>, shift: ShiftSeen, changed = true) =>
   planShiftActions({ ...fresh, ...row }, shift, decideStatus(shift, policy), changed)

@@ -1,10 +1,11 @@
 import fc from "fast-check"
 import BigNumberJS from "bignumber.js"
 import { decideStatus, type StatusPolicy } from "../status-map"
-import { planShiftActions, type ShiftActionState } from "../shift-actions"
+import { planShiftActions } from "../shift-actions"
 import { missingAmount, underpaymentWindowEnd } from "../underpayment"
 import { addDecimals, lessPercent } from "../../money"
 import { propertyParams } from "../../../../integration-tests/helpers/property-runs"
+import { freshPayment } from "./ledger-row-fixture"
 
 const params = (name: string, numRuns: number) => propertyParams(`underpayment ${name}`, numRuns)
 
@@ -23,16 +24,7 @@ const policyOf = (amountDue: string, tolerance: string, credit: string | null): 
   overpaymentTolerancePercent: "1",
   credit,
 })
-const row: ShiftActionState = {
-  kind: "payment",
-  payment_session_id: "payses_1",
-  authorized_at: null,
-  captured_at: null,
-  canceled_at: null,
-  refund_address: null,
-  flags: null,
-  amount_due: null,
-}
+const row = freshPayment
 
 describe("underpayment properties", () => {
   it("no sequence of deposits and top-ups authorizes or captures a payment whose money is below the floor", () => {

@@ -2,7 +2,7 @@ import type { ReactNode } from "react"
 import { Badge, Button, Table, Text, usePrompt } from "@medusajs/ui"
 import { coinAmountOn, formatDateTime, humanize, statusColor } from "../../../lib/format"
 import { canMarkRefunded } from "../../../lib/order-payments"
-import { useStatusShiftAction } from "../../../lib/queries"
+import { useStatusShiftAction, type StatusShiftAction } from "../../../lib/queries"
 import type { PluginStatus, ReconciliationRun } from "../../../lib/types"
 import { DetailRow } from "../detail-row"
 import { Section } from "./section"
@@ -103,24 +103,22 @@ function ShiftButtons({
 }) {
   const action = useStatusShiftAction()
   const prompt = usePrompt()
-  const confirmRefund = async () => {
-    const confirmed = await prompt({
-      title: "Refund instead of placing the order?",
-      description: "No order will be placed for this payment. Once the shift settles, its amount is listed as owed to the shopper.",
-      confirmText: "Refund instead",
-      cancelText: "Keep trying",
-    })
-    if (confirmed) action.mutate({ kind: "refund-instead", ledgerId })
+  /** Actions that can't be undone ask first. */
+  const confirmed = (kind: StatusShiftAction, question: Parameters<typeof prompt>[0]) => async () => {
+    if (await prompt(question)) action.mutate({ kind, ledgerId })
   }
-  const confirmAccept = async () => {
-    const confirmed = await prompt({
-      title: "Accept this payment as paid?",
-      description: "The order is placed and captured for its full amount although less arrived; the shortfall is recorded on the payment.",
-      confirmText: "Accept as paid",
-      cancelText: "Cancel",
-    })
-    if (confirmed) action.mutate({ kind: "accept-underpayment", ledgerId })
-  }
+  const confirmRefund = confirmed("refund-instead", {
+    title: "Refund instead of placing the order?",
+    description: "No order will be placed for this payment. Once the shift settles, its amount is listed as owed to the shopper.",
+    confirmText: "Refund instead",
+    cancelText: "Keep trying",
+  })
+  const confirmAccept = confirmed("accept-underpayment", {
+    title: "Accept this payment as paid?",
+    description: "The order is placed and captured for its full amount although less arrived; the shortfall is recorded on the payment.",
+    confirmText: "Accept as paid",
+    cancelText: "Cancel",
+  })
   return (
     <span className="flex gap-x-2">
       {retry ? (
