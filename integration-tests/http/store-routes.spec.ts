@@ -548,6 +548,37 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("POST /store/payment-collections/:id/payment-sessions, asked again", () => {
+      it("gives back the waiting payment for the same coin, network, refund address and amount, without a new shift", async () => {
+        const cart = await shop.createCart()
+        const first = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+        await env.control.clearRequests()
+        const again = await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "btc", deposit_network: "BITCOIN" })
+        record({ status: 200, data: again.collection })
+        expect(again.session).toMatchObject({ id: first.session.id, data: { shift_id: first.session.data.shift_id } })
+        expect(await upstream("POST", /^\/v2\/(quotes|shifts)/)).toHaveLength(0)
+
+        // Anything that matters changed: a new payment.
+        const refundable = await shop.createPaymentSession(cart.id, PROVIDERS.default, { ...BTC, refund_address: BTC_REFUND })
+        expect(refundable.session.id).not.toBe(first.session.id)
+        const eth = await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "ETH", deposit_network: "ethereum" })
+        expect(eth.session.id).not.toBe(refundable.session.id)
+        expect(await upstream("POST", "/v2/shifts/fixed")).toHaveLength(2)
+        expect(eth.collection.payment_sessions.map((session: { id: string }) => session.id)).toEqual([eth.session.id])
+      })
+
+      it("makes a new payment once the waiting one can't be paid any more", async () => {
+        const cart = await shop.createCart()
+        const first = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+        await env.control.advanceClock(16 * 60)
+        expect((await view(first.session.id, cart.id)).data.payment.stage).toBe("expired")
+        await env.control.clearRequests()
+        const fresh = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+        expect(fresh.session.id).not.toBe(first.session.id)
+        expect(await upstream("POST", "/v2/shifts/fixed")).toHaveLength(1)
+      })
+    })
+
     describe("POST /store/crypto-swap/payment-sessions/:id/requote", () => {
       it("refuses a waiting shift, and replaces an expired one with a new session and shift", async () => {
         const container = getContainer()

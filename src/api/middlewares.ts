@@ -2,6 +2,7 @@ import { defineMiddlewares, validateAndTransformBody } from "@medusajs/framework
 import { registerWebhookSchema } from "./admin/crypto-swap/validators"
 import { attachCustomerIp } from "./middlewares/attach-customer-ip"
 import { checkSessionData } from "./middlewares/check-session-data"
+import { reuseWaitingSession } from "./middlewares/reuse-waiting-session"
 import { answerWaitingCompletion } from "./middlewares/answer-waiting-completion"
 import { throttlePaymentSessions, throttleSessionShifts } from "./middlewares/throttle-shift-creation"
 import { throttleEstimates, throttlePermissions } from "./middlewares/throttle-service-reads"
@@ -15,7 +16,7 @@ export default defineMiddlewares({
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
       // Throttled after the checks: a request refused for its data costs nothing upstream and spends no budget.
-      middlewares: [attachCustomerIp, checkSessionData, throttlePaymentSessions],
+      middlewares: [attachCustomerIp, checkSessionData, reuseWaitingSession, throttlePaymentSessions],
     },
     {
       matcher: "/store/crypto-swap/payment-sessions/:id/requote",

@@ -1,0 +1,44 @@
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { providerRegistry } from "../../lib/provider-registry"
+import { toDecimalString } from "../../lib/money"
+import { reusableSession } from "../../lib/shift/reusable-session"
+import { storefrontChoiceSchema } from "../../lib/shift/storefront-input"
+
+/** What Medusa's own route answers with when the storefront asks for no particular fields. */
+const COLLECTION_FIELDS = ["id", "currency_code", "amount", "status", "payment_sessions.*"]
+
+/**
+ * `POST /store/payment-collections/:id/payment-sessions` asking again for what the collection's session
+ * already pays (a reload, a double click, a storefront that creates the session on every render) is
+ * answered with that session as Medusa would answer, before its workflow deletes it and spends a quote
+ * and a shift at the service on a copy. Runs after the data is checked and before the throttles: reusing
+ * costs nothing.
+ */
+export async function reuseWaitingSession(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  try {
+    const body = req.body as { provider_id?: unknown; data?: unknown } | undefined
+    const providerId = typeof body?.provider_id === "string" ? body.provider_id : undefined
+    const provider = providerId ? providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(providerId) : undefined
+    const choice = provider && provider.options.mode === "shift" ? storefrontChoiceSchema.safeParse(body!.data) : undefined
+    if (!choice?.success) return next()
+    const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+    const {
+      data: [collection],
+    } = await query.graph({
+      entity: "payment_collection",
+      fields: ["id", "amount", "payment_sessions.id", "payment_sessions.provider_id", "payment_sessions.status", "payment_sessions.data"],
+      filters: { id: req.params.id },
+    })
+    if (!collection) return next()
+    const reused = reusableSession(collection.payment_sessions ?? [], providerId!, choice.data, toDecimalString(collection.amount))
+    if (!reused) return next()
+    const fields = req.queryConfig?.fields?.length ? req.queryConfig.fields : COLLECTION_FIELDS
+    const {
+      data: [answer],
+    } = await query.graph({ entity: "payment_collection", fields, filters: { id: collection.id } })
+    res.status(200).json({ payment_collection: answer })
+  } catch (error) {
+    next(error)
+  }
+}
