@@ -34,9 +34,9 @@ medusaIntegrationTestRunner({
       return new BigNumber(amount).times(factor).div(rate).decimalPlaces(8, BigNumber.ROUND_UP)
     }
 
-    async function variablePayment(providerId = PROVIDERS.default) {
+    async function variablePayment(providerId = PROVIDERS.default, refund: Record<string, string> = { refund_address: ETH_REFUND }) {
       const cart = await shop.createCart()
-      const { session } = await shop.createPaymentSession(cart.id, providerId, { ...ZK_ETH, refund_address: ETH_REFUND })
+      const { session } = await shop.createPaymentSession(cart.id, providerId, { ...ZK_ETH, ...refund })
       expect(session.data.shift_type).toBe("variable")
       return { cart, session, shiftId: session.data.shift_id as string }
     }
@@ -166,10 +166,10 @@ medusaIntegrationTestRunner({
     })
 
     /** A variable payment that settled at `factor` of the amount due: underpaid, no order. */
-    async function settledShort(providerId: string, factor = "0.5") {
+    async function settledShort(providerId: string, refund?: Record<string, string>) {
       const container = getContainer()
-      const payment = await variablePayment(providerId)
-      await env.control.deposit(payment.shiftId, { amount: (await depositWorth(payment.session.data.amount, factor)).toFixed() })
+      const payment = await variablePayment(providerId, refund)
+      await env.control.deposit(payment.shiftId, { amount: (await depositWorth(payment.session.data.amount, "0.5")).toFixed() })
       await env.control.walk(payment.shiftId, ["processing", "settling", "settled"])
       await reconcile(container)
       expect(await orderWithPayments(container, payment.cart.id)).toBeUndefined()
@@ -296,6 +296,48 @@ medusaIntegrationTestRunner({
       expect(late[0]).toMatchObject({ amount_due: settledTopUp.settle_amount, refund_address: ETH_REFUND })
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
       expect((await ledgerRow(container, { id: row.id })).credit).toBeNull()
+    })
+
+    it("offers a top-up only once the short deposit is confirmed, and refunds one that settles after the service sent the payment back", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await variablePayment()
+      await env.control.deposit(shiftId, { amount: (await depositWorth(session.data.amount, "0.5")).toFixed() })
+      await reconcile(container)
+      // Seen, not confirmed: it may still be sent back, so nothing to top up yet.
+      const pending = await view(session.id, cart.id)
+      expect(pending).toMatchObject({ stage: "underpaid", missing: { can_top_up: false } })
+      expect((await failing(api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers))).status).toBe(400)
+
+      await env.control.setStatus(shiftId, "processing")
+      await reconcile(container)
+      expect((await view(session.id, cart.id)).missing.can_top_up).toBe(true)
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: (await ledgerRow(container, { shift_id: shiftId })).id })
+      // The service sends the payment's deposit back after all (review, then refund): the top-up can pay nothing.
+      await env.control.walk(shiftId, ["review", "refund"])
+      await reconcile(container)
+      await env.control.deposit(topUp.shift_id!, { amount: data.payment.top_up.deposit.estimate })
+      await env.control.walk(topUp.shift_id!, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+      const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: topUp.shift_id })
+      expect(refunds).toEqual([expect.objectContaining({ refund_id: `held_${topUp.id}`, refund_address: ETH_REFUND })])
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+    })
+
+    it("asks the shopper where to send back a short payment refunded after the window, when no refund address is known", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.refunding, {})
+      await windowOver(container, row.id)
+      await reconcile(container)
+      const [refund] = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })
+      expect(refund).toMatchObject({ status: "address_needed", refund_id: `held_${row.id}` })
+      const asking = await view(session.id, cart.id)
+      expect(asking.refund.address_needed).toBe(true)
+      expect(asking.next_step).toMatch(/enter a ETH address on zksync/)
+
+      await api.post(`/store/crypto-swap/payment-sessions/${session.id}/refund-address`, { cart_id: cart.id, address: ETH_REFUND }, shop.headers)
+      expect(await ledgerRow(container, { id: refund.id })).toMatchObject({ refund_address: ETH_REFUND, status: "waiting" })
+      expect((await view(session.id, cart.id)).refund.address_needed).toBe(false)
     })
   },
 })

@@ -49,6 +49,8 @@ function depositsOf(row: LedgerRowView): DepositLike[] {
 /** A later deposit of a `multiple` shift can wait for a refund address while the first one goes on. */
 function addressNeeded(row: LedgerRowView): boolean {
   if (row.flags?.address_needed) return true
+  // Money no order holds is refunded through refund shifts, which need the shopper's address.
+  if (row.flags?.held_refund && !row.refund_address) return true
   return !row.refund_address && depositsOf(row).some((deposit) => deposit.status === "refund")
 }
 
@@ -95,15 +97,23 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): string {
         ? "Request a new quote to pay again. Do not send funds to the old address."
         : "Start a new payment from your cart. Do not send funds to the old address."
     case "underpaid": {
-      if (row.flags?.held_refund) return "Nothing to do: what you sent is being refunded to your refund address."
+      if (row.flags?.held_refund) {
+        return row.refund_address
+          ? "Nothing to do: what you sent is being refunded to your refund address."
+          : `What you sent is being refunded: enter a ${row.deposit_coin} address on ${row.deposit_network} to receive it.`
+      }
       if (row.kind === "top_up") return "Less than the rest arrived: once it has settled, pay what is still missing with another top-up."
       const missing = missingOf(row)
+      if (missing && underpaymentUndecided(row.flags) && !missing.can_top_up) return "Nothing to do for now: once your deposit is confirmed, you can pay the rest here."
       if (!missing?.can_top_up) return "Contact the store: the amount received does not cover the order."
       const about = missing.deposit_about ? ` (about ${missing.deposit_about} ${row.deposit_coin})` : ""
       return `${missing.amount} ${missing.currency_code.toUpperCase()} is still missing${about}. Pay the rest with a top-up to complete your order, or contact the store.`
     }
   }
 }
+
+/** A deposit the service confirmed: a top-up may pay the rest (statuses before it may still be sent back). */
+const CONFIRMED_OR_SETTLED = new Set(["processing", "settling", "settled", "multiple"])
 
 /**
  * What a short payment still misses, in the store currency and, at the shift's rate, about how much of the
@@ -120,8 +130,8 @@ function missingOf(row: LedgerRowView): { amount: string; currency_code: string;
     amount,
     currency_code: row.currency_code,
     deposit_about: row.rate ? depositFor(amount, row.rate, 8) : null,
-    // Until the wait for the rest is over and the store decided (refund, hold, accept).
-    can_top_up: underpaymentUndecided(row.flags),
+    // Once the deposit is confirmed, until the wait for the rest is over or the store decided (refund, hold, accept).
+    can_top_up: underpaymentUndecided(row.flags) && CONFIRMED_OR_SETTLED.has(row.status),
   }
 }
 

@@ -88,7 +88,16 @@ export const DEPOSIT_SEEN_STATUSES: ReadonlySet<string> = new Set(["pending", "p
 /** Stages in which the shopper's money reached the service and was not sent back. */
 const PAID_STAGES = new Set(["deposit_detected", "deposit_confirmed", "settled", "underpaid", "review"])
 
-export function isTerminal(shift: { status: string; deposits?: Array<{ status: string }> | null }): boolean {
+export function isTerminal(shift: {
+  status: string
+  type?: string | null
+  settleAmount?: string | null
+  depositAmount?: string | null
+  rate?: string | null
+  deposits?: Array<{ status: string }> | null
+}): boolean {
+  // A variable shift settled without a figure to judge it by is read again until the service gives one.
+  if (shift.status === "settled" && shift.type === "variable" && !shift.settleAmount && !(shift.depositAmount && shift.rate)) return false
   if (shift.status === "multiple") {
     return (shift.deposits ?? []).every((deposit) => TERMINAL.has(deposit.status))
   }

@@ -155,18 +155,20 @@ export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDeci
   const status = multiple?.status ?? shift.status
   const multipleSettled = multiple?.settledAmount
   let stage: PaymentStage = STAGE_OF_STATUS[status] ?? "unknown"
-  const settledAmount = stage === "settled" ? multipleSettled ?? shift.settleAmount ?? undefined : undefined
+  const variable = shift.type === "variable"
+  // A variable shift settled without its amount is judged by its deposit at its rate, as on its way.
+  const settledAmount =
+    stage === "settled" ? multipleSettled ?? shift.settleAmount ?? (variable && !multiple ? expectedSettlement(shift) : undefined) : undefined
 
   // A variable deposit may be any amount in the range: it is judged as soon as the service says what it
   // will settle (or its deposit and rate), before anything is authorized or any order placed, and again
   // once it has settled. Until it can be judged, it is not authorized.
-  const variable = shift.type === "variable"
   const inFlight = stage === "deposit_detected" || stage === "deposit_confirmed" || stage === "review"
   const expectedAmount = variable && inFlight ? (multiple ? multiple.expectedAmount : expectedSettlement(shift)) : undefined
   const judged = settledAmount ?? expectedAmount
   // With the credit (settled top-ups, a shortfall the merchant accepted) the payment's money as a whole is judged.
   const covered = judged && policy.credit ? addDecimals(judged, policy.credit) : judged
-  // Settled without saying what it settled: nothing to judge, so nothing is captured on it until the service says.
+  // Settled without any figure to judge it by: nothing is captured on it until the service says (read again, see isTerminal).
   if (stage === "settled" && variable && !judged) stage = "unknown"
   if ((stage === "settled" || inFlight) && variable && covered) {
     const floor = lessPercent(policy.amountDue, policy.underpaymentTolerancePercent)

@@ -2,19 +2,52 @@ import { compareDecimals, subtractDecimals } from "../money"
 
 type Flags = Record<string, unknown> | null | undefined
 
-/** An underpayment nobody has decided about yet: not being refunded, held for the merchant, or accepted as paid. */
+/** Decisions that end a short payment's wait for the rest: held or refunded when it ran out, accepted, refunded instead. */
+function decided(flags: Flags): boolean {
+  return Boolean(flags?.underpayment_settled || flags?.underpaid_held || flags?.accepted_short || flags?.refund_instead)
+}
+
+/** An underpayment nobody has decided about yet, whose money is not being given back: the shopper may top it up. */
 export function underpaymentUndecided(flags: Flags): boolean {
-  return Boolean(flags?.underpaid) && !flags?.held_refund && !flags?.refund_instead && !flags?.underpaid_held && !flags?.accepted_short
+  return Boolean(flags?.underpaid) && !flags?.held_refund && !decided(flags)
 }
 
 /**
- * When an undecided underpayment's wait for the rest ends: `waitMinutes` after it was judged short, or
- * after the shopper's last top-up, whichever is later. Null when there is nothing to wait for.
+ * When an underpayment's wait for the rest ends: `waitMinutes` after it was judged short, or after the
+ * shopper's last top-up, whichever is later. Null once it is decided (an admin's refund of the money
+ * still lets the wait end, so that its top-ups go back too).
  */
 export function underpaymentWindowEnd(flags: Flags, waitMinutes: number): Date | null {
-  if (!underpaymentUndecided(flags) || typeof flags?.underpaid_since !== "string") return null
+  if (!flags?.underpaid || decided(flags) || typeof flags.underpaid_since !== "string") return null
   const topUpAt = typeof flags.top_up_at === "string" ? Date.parse(flags.top_up_at) : 0
   return new Date(Math.max(Date.parse(flags.underpaid_since), topUpAt) + waitMinutes * 60_000)
+}
+
+/** Service statuses after which a shift's deposit pays nothing any more. */
+const GIVEN_BACK = new Set(["refund", "refunding", "refunded", "expired"])
+
+/**
+ * A payment that can take no more money: its order was placed, its money is being given back or was
+ * accepted short, or the service sent its deposit back or let it expire. A top-up for it is refunded.
+ * One held for the merchant still takes it: a top-up that covers the rest places the order.
+ */
+export function paymentClosed(payment: {
+  status: string
+  authorized_at: Date | string | null
+  captured_at: Date | string | null
+  canceled_at: Date | string | null
+  flags: Flags
+}): boolean {
+  return Boolean(
+    payment.authorized_at ||
+      payment.captured_at ||
+      payment.canceled_at ||
+      payment.flags?.held_refund ||
+      payment.flags?.paid_without_session ||
+      payment.flags?.accepted_short ||
+      payment.flags?.refund_instead ||
+      GIVEN_BACK.has(payment.status)
+  )
 }
 
 /** What a payment still misses, in the settle coin (the store currency's peg): never negative. */

@@ -1,6 +1,7 @@
 import type { ShiftAction, ShiftActionFailure } from "./shift-action"
 import { sessionPayment } from "./session-payment"
 import { processSyncedPayment } from "./process-payment"
+import { mirrorCredit } from "../steps/payment-credit"
 
 /**
  * The deposit is far enough along: authorize, which completes the cart into an order (or pays the order
@@ -8,6 +9,8 @@ import { processSyncedPayment } from "./process-payment"
  * with nothing to ship.
  */
 export const authorizePayment: ShiftAction = async (container, row, recorded) => {
+  // The provider decides from the session's data: its copy of the credit (top-ups) must be the ledger's.
+  if (row.credit) await mirrorCredit(container, row)
   await processSyncedPayment(container, row, recorded, "authorized")
   const { payment, orderId, links } = await sessionPayment(container, row)
   if (row.cart_id ? !orderId : !payment?.id) {

@@ -1,14 +1,16 @@
 import { Modules } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
-import { applyPaymentCredit } from "../steps/payment-credit"
+import { applyPaymentCredit, creditedTopUps, mirrorCredit } from "../steps/payment-credit"
 import { refundHeldShift } from "../steps/refund-held-money"
 import { shiftLockKey } from "../shift-lock"
+import { paymentClosed } from "../../lib/shift/underpayment"
 import type { ShiftAction } from "./shift-action"
 
 /**
  * A top-up settled. While its payment still waits for the rest, it counts toward the payment (which is
- * synced next and places the order once the amounts cover it). A payment already paid, or whose money is
- * being given back, gets no more: the top-up is refunded to the shopper like any money no order holds.
+ * synced next and places the order once the amounts cover it). A payment that can take no more (paid,
+ * given back, accepted short, refunded or expired at the service) gets none: the top-up is refunded to
+ * the shopper like any money no order holds. A retry after a crash finds it counted, and counts it once.
  */
 export const creditTopUp: ShiftAction = async (container, row, recorded) => {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
@@ -17,13 +19,15 @@ export const creditTopUp: ShiftAction = async (container, row, recorded) => {
     shiftLockKey(row.top_up_of!),
     async () => {
       const payment = await ledger.retrieveSwapShift(row.top_up_of!)
-      const closed =
-        payment.authorized_at || payment.captured_at || payment.flags?.held_refund || payment.flags?.refund_instead || payment.flags?.accepted_short
-      if (closed) {
+      if (creditedTopUps(payment).includes(row.id)) {
+        await mirrorCredit(container, payment)
+        return { ledger: { captured_at: new Date() }, history: "credited" }
+      }
+      if (paymentClosed(payment)) {
         await refundHeldShift(ledger, row, recorded.decision?.settledAmount ?? row.settle_amount!)
         return { ledger: { captured_at: new Date() }, history: "refunded_top_up", outcome: "refund" }
       }
-      await applyPaymentCredit(container, payment)
+      await applyPaymentCredit(container, payment, row.id)
       return { ledger: { captured_at: new Date() }, history: "credited" }
     },
     { timeout: 30 }

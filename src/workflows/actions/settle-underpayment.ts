@@ -1,18 +1,36 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
+import { decideLedgerRow } from "../../lib/shift/ledger-fields"
 import { refundHeldMoney } from "../steps/refund-held-money"
-import type { ShiftAction } from "./shift-action"
+import { creditedTopUps } from "../steps/payment-credit"
+import { ActionNotYet, type ShiftAction } from "./shift-action"
+
+/** A top-up's deposit is on its way (or settled, not yet counted): the payment may still be paid. */
+const IN_FLIGHT = new Set(["pending", "processing", "settling", "review", "multiple"])
 
 /**
  * A short payment's wait for the rest ran out (`underpayment.waitMinutes`): everything it received goes
  * back to the shopper through refund shifts (`then: "refund"`, asking for an address when none is
- * known), or it is held for the merchant to accept as paid or refund (`then: "hold"`).
+ * known), or it is held for the merchant to accept as paid or refund (`then: "hold"`). Not while a
+ * top-up's deposit is on its way: that one may pay the order, and is waited for.
  */
 export const settleUnderpayment: ShiftAction = async (container, row) => {
   const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const counted = creditedTopUps(row)
+  const coming = (await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })).find(
+    (topUp) => IN_FLIGHT.has(topUp.status) || (decideLedgerRow(topUp, options).settledAmount && !counted.includes(topUp.id) && !topUp.flags?.held_refund)
+  )
+  if (coming) throw new ActionNotYet("A top-up's deposit is on its way: waiting for it before the payment is settled")
   if (options.underpayment.then === "refund") {
     await refundHeldMoney(container, row)
-    return { history: "underpayment_refunded", outcome: "refund", event: "crypto-swap.shift.underpayment_refunded" }
+    return { ledger: { flags: { underpayment_settled: "refund" } }, history: "underpayment_refunded", outcome: "refund", event: "crypto-swap.shift.underpayment_refunded" }
   }
-  return { ledger: { flags: { ...(row.flags ?? {}), underpaid_held: true } }, history: "underpayment_held", outcome: "hold", event: "crypto-swap.shift.underpayment_held" }
+  return {
+    ledger: { flags: { underpayment_settled: "hold", underpaid_held: true } },
+    history: "underpayment_held",
+    outcome: "hold",
+    event: "crypto-swap.shift.underpayment_held",
+  }
 }

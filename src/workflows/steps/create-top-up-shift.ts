@@ -6,10 +6,12 @@ import { addDecimals } from "../../lib/money"
 import { decideLedgerRow, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { depositEstimate, openShift } from "../../lib/shift/open-shift"
 import { planShift } from "../../lib/shift/shift-plan"
-import { missingAmount, underpaymentUndecided } from "../../lib/shift/underpayment"
+import { missingAmount, paymentClosed, underpaymentUndecided } from "../../lib/shift/underpayment"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { recordNewShift } from "./record-new-shift"
 
+/** A payment's deposit confirmed at the service: it will settle, short as it is. */
+const CONFIRMED = new Set(["processing", "settling", "settled"])
 /** Statuses in which a top-up can pay nothing more: the shopper may make another. */
 const CLOSED = new Set(["settled", "expired", "refunded"])
 /** A waiting top-up this close to its end is not offered again: the shopper could not pay it in time. */
@@ -31,8 +33,10 @@ export const createTopUpShiftStep = createStep(
     const decision = decideLedgerRow(row, provider.options)
     const received = decision.settledAmount ?? decision.expectedAmount
     const missing = received && row.amount_due ? missingAmount(row.amount_due, addDecimals(received, row.credit ?? "0")) : null
-    if (row.kind !== "payment" || decision.stage !== "underpaid" || !underpaymentUndecided(row.flags) || row.authorized_at || !missing) {
-      throw refused("Only a payment that arrived short of the amount due, and that is not being refunded or held, can be topped up.")
+    // Only once the deposit is confirmed: one still pending or in review may yet be sent back.
+    const confirmed = CONFIRMED.has(decision.effectiveStatus)
+    if (row.kind !== "payment" || decision.stage !== "underpaid" || !confirmed || !underpaymentUndecided(row.flags) || paymentClosed(row) || !missing) {
+      throw refused("Only a payment whose confirmed deposit is short of the amount due, and that is not being refunded or held, can be topped up.")
     }
     const now = Date.now()
     const [latest] = await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { take: 1, order: { created_at: "DESC" } })

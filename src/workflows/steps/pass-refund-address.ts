@@ -49,6 +49,9 @@ export const passRefundAddressStep = createStep(
       })
       if (correcting) await restartRefundShiftAction(ledger, row.id)
       else await ledger.createSwapShiftEvents({ swap_shift_id: row.id, from_status: row.status, to_status: "creating", source: input.source, occurred_at: now })
+      // Remembered on the money refunded when it knew none (held money's payment page asks for it there).
+      const [refunded] = row.refund_of_shift_id ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id, refund_address: null }, { select: ["id"], take: 1 }) : []
+      if (refunded) await ledger.updateSwapShifts({ id: refunded.id, refund_address: input.address, refund_memo: input.memo ?? null })
       return new StepResponse(row.id)
     }
     if (input.source === "admin") {

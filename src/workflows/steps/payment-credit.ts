@@ -7,36 +7,47 @@ import { decideLedgerRow } from "../../lib/shift/ledger-fields"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
 
-/**
- * Counts toward a payment what its settled top-ups brought (those not being given back) and a shortfall
- * the merchant accepted, from the ledger, so recounting is always safe. Written to the payment's row and
- * mirrored into its session's data, where the provider decides from it; the payment is synced next.
- * Runs under the payment's lock. Throws when the session can't be updated: the caller retries.
- */
-export async function applyPaymentCredit(container: MedusaContainer, payment: LedgerRow): Promise<string | null> {
-  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-  const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), payment.provider_id!)
-  const topUps = await ledger.listSwapShifts({ top_up_of: payment.id, kind: "top_up", status: "settled" })
-  const amounts = topUps
-    .filter((topUp) => !topUp.flags?.held_refund)
-    .map((topUp) => decideLedgerRow(topUp, options).settledAmount)
-    .filter((amount): amount is string => Boolean(amount))
-  if (typeof payment.flags?.accepted_short === "string") amounts.push(payment.flags.accepted_short)
-  const total = addDecimals("0", ...amounts)
-  const credit = compareDecimals(total, "0") > 0 ? total : null
+/** The top-ups a payment counts, by ledger id: written with its credit, in one update of its row. */
+export function creditedTopUps(payment: { flags: Record<string, unknown> | null }): string[] {
+  return Array.isArray(payment.flags?.credited_top_ups) ? (payment.flags!.credited_top_ups as string[]) : []
+}
 
+/**
+ * The payment's credit (what its credited top-ups settled, whatever their status says, and a shortfall the
+ * merchant accepted) copied into its session's data, where the provider decides from it. Idempotent: the
+ * authorize action calls it again before placing the order, so a lost copy never blocks the payment.
+ */
+export async function mirrorCredit(container: MedusaContainer, payment: { payment_session_id: string | null; credit: string | null }) {
+  if (!payment.payment_session_id) return
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const {
     data: [session],
-  } = await query.graph({ entity: "payment_session", fields: ["id", "amount", "currency_code", "data"], filters: { id: payment.payment_session_id! } })
-  if (session) {
-    await container.resolve(Modules.PAYMENT).updatePaymentSession({
-      id: session.id,
-      amount: session.amount,
-      currency_code: session.currency_code,
-      data: { ...(session.data ?? {}), credit: credit ?? undefined },
-    })
-  }
-  await ledger.updateSwapShifts({ id: payment.id, credit, next_sync_at: new Date() })
+  } = await query.graph({ entity: "payment_session", fields: ["id", "amount", "currency_code", "data"], filters: { id: payment.payment_session_id } })
+  if (!session || (session.data?.credit ?? null) === payment.credit) return
+  await container.resolve(Modules.PAYMENT).updatePaymentSession({
+    id: session.id,
+    amount: session.amount,
+    currency_code: session.currency_code,
+    data: { ...(session.data ?? {}), credit: payment.credit ?? undefined },
+  })
+}
+
+/**
+ * Counts `topUpId` (when given) toward the payment, with those already counted and an accepted shortfall:
+ * the list and the sum are written in one update of the payment's row, so a top-up is counted exactly
+ * when the credit includes it. Then mirrored into the session, and the payment is synced next. Runs under
+ * the payment's lock; throws when the session can't be updated (the caller retries, which recounts).
+ */
+export async function applyPaymentCredit(container: MedusaContainer, payment: LedgerRow, topUpId?: string): Promise<string | null> {
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), payment.provider_id!)
+  const counted = [...new Set([...creditedTopUps(payment), ...(topUpId ? [topUpId] : [])])]
+  const topUps = counted.length ? await ledger.listSwapShifts({ id: counted }) : []
+  const amounts = topUps.map((topUp) => decideLedgerRow(topUp, options).settledAmount).filter((amount): amount is string => Boolean(amount))
+  if (typeof payment.flags?.accepted_short === "string") amounts.push(payment.flags.accepted_short)
+  const total = addDecimals("0", ...amounts)
+  const credit = compareDecimals(total, "0") > 0 ? total : null
+  await ledger.updateSwapShifts({ id: payment.id, credit, flags: { ...(payment.flags ?? {}), credited_top_ups: counted }, next_sync_at: new Date() })
+  await mirrorCredit(container, { payment_session_id: payment.payment_session_id, credit })
   return credit
 }

@@ -4,41 +4,36 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
 import { assertRefundMemoAllowed } from "../../lib/refund-destination"
+import { decideLedgerRow } from "../../lib/shift/ledger-fields"
 import { heldRefundId } from "../../lib/shift/refund-ids"
 import { recordRefund } from "./record-refund"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
+type Destination = { address?: string; memo?: string }
 
 /**
- * Gives back one shift's settled money through a refund shift, once (its refund id is the row's), and
- * marks it: being given back, this money pays no order, whatever arrives later. False when it already is.
+ * Gives back one shift's settled money through a refund shift, once (its refund id is the row's). The
+ * row is marked first: being given back, this money pays no order whatever arrives later, and a crash
+ * before the refund is recorded leaves a mark the retry completes. Answers the refund's id.
  */
-export async function refundHeldShift(
-  ledger: CryptoSwapModuleService,
-  row: LedgerRow,
-  amount: string,
-  destination: { address?: string; memo?: string } = {}
-): Promise<string | null> {
+export async function refundHeldShift(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string, destination: Destination = {}): Promise<string> {
   const refundId = heldRefundId(row.id)
-  const recorded = await recordRefund(ledger, { refund_id: refundId, amount, payment_id: row.payment_id, of: row, ...destination })
-  if (!recorded) return null
-  const [refund] = await ledger.listSwapShifts({ refund_id: refundId }, { select: ["id"], take: 1 })
-  await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: refund.id } })
-  return refund.id
+  if (row.flags?.held_refund !== refundId) {
+    await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: refundId } })
+  }
+  await recordRefund(ledger, { refund_id: refundId, amount, payment_id: row.payment_id, of: row, ...destination })
+  return refundId
 }
 
 /**
  * Money the store received that no Medusa payment captured (paid after the shopper switched coins,
  * settled short of the amount due with its top-ups, settled after the order was canceled, or refunded
  * instead of placing its order) has no Medusa refund to follow: refunded through refund shifts, once per
- * shift. Answers with the payment's own refund.
+ * shift, each top-up from its own deposit. Safe to run again: what is already refunded is left be.
  */
-export async function refundHeldMoney(
-  container: MedusaContainer,
-  row: LedgerRow,
-  destination: { address?: string; memo?: string } = {}
-): Promise<string> {
+export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow, destination: Destination = {}): Promise<void> {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   // Paid into a replaced session's shift, or settled short of the amount due: no order holds it.
   const held = row.status === "settled" && !row.authorized_at && Boolean(row.flags?.paid_without_session || row.flags?.underpaid)
   const amount = row.refund_owed ?? (held ? row.settle_amount : null)
@@ -49,24 +44,26 @@ export async function refundHeldMoney(
     )
   }
   if (destination.address) {
-    const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
     await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", destination.memo)
   }
-  const refund = await refundHeldShift(ledger, row, amount, destination)
-  if (!refund) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This money is already being refunded.")
-  // The rest the shopper paid through top-ups goes back with it, each from its own shift.
-  const topUps = await ledger.listSwapShifts({ top_up_of: row.id, status: "settled" })
-  for (const topUp of topUps) {
-    if (!topUp.flags?.held_refund && topUp.settle_amount) await refundHeldShift(ledger, topUp, topUp.settle_amount, destination)
+  await refundHeldShift(ledger, row, amount, destination)
+  // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`).
+  for (const topUp of await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })) {
+    const settled = decideLedgerRow(topUp, provider.options).settledAmount
+    if (settled) await refundHeldShift(ledger, topUp, settled, destination)
   }
-  return refund
 }
 
-/** An admin's "Refund via shift" of held money. */
+/** An admin's "Refund via shift" of held money: once; answers with the payment's refund. */
 export const refundHeldMoneyStep = createStep(
   "crypto-swap-refund-held-money",
   async (input: { ledger_id: string; address?: string; memo?: string }, { container }) => {
-    const row = await container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).retrieveSwapShift(input.ledger_id)
-    return new StepResponse(await refundHeldMoney(container, row, { address: input.address, memo: input.memo }))
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const row = await ledger.retrieveSwapShift(input.ledger_id)
+    const [already] = await ledger.listSwapShifts({ refund_id: heldRefundId(row.id) }, { select: ["id"], take: 1 })
+    if (already) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This money is already being refunded.")
+    await refundHeldMoney(container, row, { address: input.address, memo: input.memo })
+    const [refund] = await ledger.listSwapShifts({ refund_id: heldRefundId(row.id) }, { select: ["id"], take: 1 })
+    return new StepResponse(refund.id)
   }
 )

@@ -86,10 +86,11 @@ describe("the wait for a top-up", () => {
     )
   })
 
-  it("ends once someone decided: refunded, held, accepted or refunded instead", () => {
-    for (const decided of [{ held_refund: "csshift_1" }, { underpaid_held: true }, { accepted_short: "5" }, { refund_instead: { by: "user_1" } }]) {
+  it("ends once it was settled, held, accepted or refunded instead; an admin's refund still lets it end, so its top-ups go back too", () => {
+    for (const decided of [{ underpayment_settled: "refund" }, { underpaid_held: true }, { accepted_short: "5" }, { refund_instead: { by: "user_1" } }]) {
       expect(underpaymentWindowEnd({ underpaid: "10", underpaid_since: since, ...decided }, 60)).toBeNull()
     }
+    expect(underpaymentWindowEnd({ underpaid: "10", underpaid_since: since, held_refund: "held_csshift_1" }, 60)).not.toBeNull()
     expect(underpaymentWindowEnd({ underpaid: null, underpaid_since: null }, 60)).toBeNull()
   })
 

@@ -12,6 +12,8 @@ const KNOWN_FLAGS: Record<string, { label: string; color: BadgeColor }> = {
   paid_without_session: { label: "Paid after the shopper switched: pay back", color: "red" },
   underpaid_held: { label: "Underpaid: waiting for your decision", color: "orange" },
   accepted_short: { label: "Accepted short", color: "orange" },
+  underpayment_settled: { label: "Short payment: wait for the rest over", color: "grey" },
+  held_refund: { label: "Being refunded (no order)", color: "purple" },
 }
 
 /** A raised flag's detail (an object or a string) as a tooltip: the badge stays short. */
@@ -29,11 +31,11 @@ function flagDetail(value: unknown): string | undefined {
  * The ledger's flags. A null value is a flag that was raised and cleared since, so only truthy ones
  * show. `review` carries the service's issue, which is why it is the one worth reading at a glance.
  */
-/** Bookkeeping the plugin keeps among the flags (when a wait began), not facts for the merchant. */
-const TIMESTAMPS = new Set(["underpaid_since", "top_up_at"])
+/** Bookkeeping the plugin keeps among the flags (when a wait began, which top-ups it counted), not facts for the merchant. */
+const BOOKKEEPING = new Set(["underpaid_since", "top_up_at", "credited_top_ups"])
 
 export function ShiftFlags({ shift }: { shift: Shift }) {
-  const raised = Object.entries(shift.flags ?? {}).filter(([flag, value]) => Boolean(value) && !TIMESTAMPS.has(flag))
+  const raised = Object.entries(shift.flags ?? {}).filter(([flag, value]) => Boolean(value) && !BOOKKEEPING.has(flag))
   if (!raised.length) return null
   return (
     <div className="flex flex-wrap gap-1" data-testid="crypto-swap-flags">

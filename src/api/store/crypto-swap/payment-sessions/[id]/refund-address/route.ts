@@ -16,14 +16,24 @@ export async function POST(req: MedusaRequest, res: MedusaResponse) {
   const { session } = await shopperSession(req.scope, req.params.id, cart_id)
   const ledger = req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const paymentId = await paymentOf(req, session.id)
-  const [waitingRefund] = paymentId
-    ? await ledger.listSwapShifts({ kind: "refund", payment_id: paymentId, status: "address_needed" }, { take: 1 })
-    : []
-  const row = waitingRefund ?? (await ledgerRowForSession(req.scope, session))
-  // A hosted checkout's shift exists once the payer picked a coin: a sync learns which it is.
-  if (!row.shift_id) await syncShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, source: "storefront" }, throwOnError: false })
-  await passRefundAddressWorkflow(req.scope).run({ input: { ledger_id: row.id, address, memo, source: "storefront" } })
-  await syncShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, source: "storefront" }, throwOnError: false })
+  const payment = await ledgerRowForSession(req.scope, session)
+  // Refunds of the payment (Medusa's, or of money no order holds: its own and its top-ups') waiting for
+  // a destination, and top-ups whose deposit the service holds in its refund status.
+  const topUps = await ledger.listSwapShifts({ top_up_of: payment.id, kind: "top_up" })
+  const shiftIds = [payment.shift_id, ...topUps.map((topUp) => topUp.shift_id)].filter((id): id is string => Boolean(id))
+  const waitingRefunds = await ledger.listSwapShifts({
+    kind: "refund",
+    status: "address_needed",
+    $or: [...(paymentId ? [{ payment_id: paymentId }] : []), ...(shiftIds.length ? [{ refund_of_shift_id: shiftIds }] : [])],
+  })
+  const waitingTopUps = topUps.filter((topUp) => topUp.flags?.address_needed)
+  const rows = waitingRefunds.length || waitingTopUps.length ? [...waitingRefunds, ...waitingTopUps] : [payment]
+  for (const row of rows) {
+    // A hosted checkout's shift exists once the payer picked a coin: a sync learns which it is.
+    if (!row.shift_id) await syncShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, source: "storefront" }, throwOnError: false })
+    await passRefundAddressWorkflow(req.scope).run({ input: { ledger_id: row.id, address, memo, source: "storefront" } })
+    await syncShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, source: "storefront" }, throwOnError: false })
+  }
   res.json({ refund_address: address, refund_memo: memo ?? null })
 }
 
