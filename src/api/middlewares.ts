@@ -15,8 +15,9 @@ export default defineMiddlewares({
     {
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
-      // Throttled after the checks: a request refused for its data costs nothing upstream and spends no budget.
-      middlewares: [attachCustomerIp, checkSessionData, reuseWaitingSession, throttlePaymentSessions],
+      // A session asked for again is answered first (it costs nothing, and its shift is already counted in
+      // the variable pool); then the checks, then the throttles: a request refused for its data spends no budget.
+      middlewares: [attachCustomerIp, reuseWaitingSession, checkSessionData, throttlePaymentSessions],
     },
     {
       matcher: "/store/crypto-swap/payment-sessions/:id/requote",

@@ -92,6 +92,19 @@ export const optionsSchema = z
         then: z.enum(["hold", "refund"]).default("hold"),
       })
       .prefault({}),
+    /**
+     * The service lets an account hold about 5 open variable-rate shifts (403 "too many open orders" beyond).
+     * Payments may open `limit - reservedForRefunds` of them, so that refunds in coins paid back at a
+     * variable rate can always be made; a waiting variable shift whose payment page nobody looked at for
+     * `idleMinutes`, with no deposit, is cancelled as soon as the service allows.
+     */
+    variablePool: z
+      .object({
+        limit: z.number().int().min(1).default(5),
+        reservedForRefunds: z.number().int().min(0).default(1),
+        idleMinutes: z.number().int().min(6).default(60),
+      })
+      .prefault({}),
     /** Redirects of the deprecated hosted checkout. */
     checkout: z.object({ successUrl: z.url(), cancelUrl: z.url() }).optional(),
     /** The store's public backend URL, for registering the webhook (`/hooks/crypto-swap/{token}`). */

@@ -5,9 +5,11 @@ import { toDecimalString } from "../../lib/money"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { planShift } from "../../lib/shift/shift-plan"
 import { parseStorefrontInput, storefrontChoiceSchema } from "../../lib/shift/storefront-input"
+import { assertVariableShiftRoom } from "../../workflows/steps/variable-pool"
 
 /**
- * Refuses payment session `data` the provider would refuse, before Medusa's workflow runs. That
+ * Refuses payment session `data` the provider would refuse, and a variable-rate payment the account has
+ * no room for (`variablePool`), before Medusa's workflow runs. That
  * workflow stores the data before the provider sees it (a NUL byte is then a database error, a 500)
  * and deletes the collection's current session alongside: when the new one is refused, the old one
  * cannot be recreated from its stored data, so a shopper's waiting payment would be lost to a bad request.
@@ -29,7 +31,8 @@ export async function checkSessionData(req: MedusaRequest, _res: MedusaResponse,
       })
       // An unknown collection or an unconfigured currency is Medusa's and the provider's to answer.
       const settlement = collection ? provider.options.settlement[collection.currency_code.toLowerCase()] : undefined
-      if (settlement) planShift(await catalogueFor(provider).get(), settlement, input, toDecimalString(collection.amount))
+      const plan = settlement ? planShift(await catalogueFor(provider).get(), settlement, input, toDecimalString(collection.amount)) : undefined
+      if (plan?.type === "variable") await assertVariableShiftRoom(req.scope, provider)
     }
     next()
   } catch (error) {

@@ -12,8 +12,8 @@ const COLLECTION_FIELDS = ["id", "currency_code", "amount", "status", "payment_s
  * `POST /store/payment-collections/:id/payment-sessions` asking again for what the collection's session
  * already pays (a reload, a double click, a storefront that creates the session on every render) is
  * answered with that session as Medusa would answer, before its workflow deletes it and spends a quote
- * and a shift at the service on a copy. Runs after the data is checked and before the throttles: reusing
- * costs nothing.
+ * and a shift at the service on a copy. Runs before the checks and the throttles (reusing costs nothing,
+ * and its shift already holds its place in the variable pool): only well-formed data is compared.
  */
 export async function reuseWaitingSession(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   try {

@@ -21,6 +21,11 @@ export type ShiftActionState = {
   other_paid_shifts?: string[]
   /** The provider's `underpayment.waitMinutes`: how long a short payment waits for a top-up. */
   underpayment_wait_minutes?: number
+  type?: string | null
+  created_at?: Date | string | null
+  last_viewed_at?: Date | string | null
+  /** The provider's `variablePool.idleMinutes`: a waiting variable shift nobody looks at for this long is cancelled. */
+  idle_minutes?: number
 }
 
 export type ShiftActionPlan = {
@@ -167,13 +172,18 @@ export function planShiftActions(
   // arrives later (a top-up to the same variable address).
   const placeable = payable && !row.refund_owed && !row.flags?.refund_instead && !row.flags?.held_refund
   const windowEnd = row.underpayment_wait_minutes === undefined ? null : underpaymentWindowEnd(flags, row.underpayment_wait_minutes)
+  // A variable shift holds one of the account's few open variable orders for 7 days: one whose page
+  // nobody looked at for a while, with no deposit, gives it back.
+  const lastSeen = row.last_viewed_at ?? row.created_at
+  const idle =
+    row.type === "variable" && row.idle_minutes !== undefined && Boolean(lastSeen) && now.getTime() - new Date(lastSeen!).getTime() >= row.idle_minutes * 60_000
   return {
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
     capture: payable && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured" && !row.captured_at,
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
     cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
     setRefundAddress,
-    cancelAbandoned: payment && shift.status === "waiting" && Boolean(row.session_gone),
+    cancelAbandoned: payment && shift.status === "waiting" && (Boolean(row.session_gone) || idle),
     createRefundShift: false,
     creditTopUp: row.kind === "top_up" && Boolean(decision.settledAmount) && !row.captured_at,
     settleUnderpayment:

@@ -5,7 +5,8 @@ import { clientFor, providerById } from "../../lib/provider-registry"
 
 /**
  * Cancels at the service a waiting shift whose payment session Medusa deleted or canceled, so nobody
- * can pay into it any more. The service refuses for the first minutes of a shift (a shopper who switched
+ * can pay into it any more, or a variable one whose page nobody looked at for `variablePool.idleMinutes`
+ * (it holds one of the account's few open variable orders). The service refuses for the first minutes of a shift (a shopper who switched
  * coins leaves one behind every time): an expected refusal, retried with backoff (the default attempts
  * outlast those minutes) without a warning.
  */

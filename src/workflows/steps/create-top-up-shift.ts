@@ -9,6 +9,7 @@ import { planShift } from "../../lib/shift/shift-plan"
 import { missingAmount, paymentClosed, underpaymentUndecided } from "../../lib/shift/underpayment"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { recordNewShift } from "./record-new-shift"
+import { assertVariableShiftRoom } from "./variable-pool"
 
 /** A payment's deposit confirmed at the service: it will settle, short as it is. */
 const CONFIRMED = new Set(["processing", "settling", "settled"])
@@ -56,6 +57,7 @@ export const createTopUpShiftStep = createStep(
         { deposit_coin: row.deposit_coin!, deposit_network: row.deposit_network!, refund_address: row.refund_address ?? undefined, refund_memo: row.refund_memo ?? undefined },
         missing
       )
+      if (plan.type === "variable") await assertVariableShiftRoom(container, provider)
       const userIp = input.customer_ip ?? row.customer_ip ?? undefined
       const shift = await openShift(client, plan, settlement, {
         externalId: row.payment_session_id!,

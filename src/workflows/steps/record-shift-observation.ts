@@ -113,6 +113,7 @@ export const recordShiftObservationStep = createStep(
         shift_switched: switched,
         other_paid_shifts: observation.other_paid_shift_ids,
         underpayment_wait_minutes: options.underpayment.waitMinutes,
+        idle_minutes: options.variablePool.idleMinutes,
       },
       shift,
       decision,

@@ -47,7 +47,8 @@ function unchanged(row: LedgerRow & { session_gone: boolean }, shift: Shift, pro
   if (shift.status !== row.status || (shift.issue ?? null) !== row.issue) return false
   if ((shift.deposits?.length ?? 0) !== ((row.deposits as unknown[] | null)?.length ?? 0)) return false
   const decision = decideShift(shift, row, provider.options)
-  const plan = planShiftActions({ ...row, underpayment_wait_minutes: provider.options.underpayment.waitMinutes }, shift, decision, false)
+  const { underpayment, variablePool } = provider.options
+  const plan = planShiftActions({ ...row, underpayment_wait_minutes: underpayment.waitMinutes, idle_minutes: variablePool.idleMinutes }, shift, decision, false)
   return !hasActions(plan)
 }
 

@@ -88,6 +88,18 @@ describe("planShiftActions", () => {
     expect(plan({ session_gone: true, kind: "refund" }, { status: "waiting" }).cancelAbandoned).toBe(false)
   })
 
+  it("cancels a waiting variable shift whose page nobody looked at for idleMinutes", () => {
+    const seen = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000)
+    const idle = { type: "variable", idle_minutes: 60, created_at: seen(120) }
+    expect(plan({ ...idle, last_viewed_at: seen(61) }, { status: "waiting" }, false).cancelAbandoned).toBe(true)
+    expect(plan({ ...idle, last_viewed_at: seen(5) }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
+    // Never looked at since it was made: counted from its creation.
+    expect(plan({ ...idle, created_at: seen(30) }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
+    // A fixed shift runs out on its own within minutes; a deposit on its way is never cancelled.
+    expect(plan({ ...idle, type: "fixed", last_viewed_at: seen(61) }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
+    expect(plan({ ...idle, last_viewed_at: seen(61) }, { status: "pending" }, false).cancelAbandoned).toBe(false)
+  })
+
   it("never authorizes or captures money paid into a shift whose session is gone, and flags it once", () => {
     const paid = plan({ session_gone: true }, { status: "settled" })
     expect(paid).toMatchObject({ authorize: false, capture: false, cancelAbandoned: false })

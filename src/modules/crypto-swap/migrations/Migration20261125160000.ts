@@ -11,6 +11,8 @@ export class Migration20261125160000 extends Migration {
 
     this.addSql(`alter table if exists "crypto_swap_shift" add column if not exists "credit" text null;`);
 
+    this.addSql(`alter table if exists "crypto_swap_shift" add column if not exists "last_viewed_at" timestamptz null;`);
+
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_crypto_swap_shift_top_up_of" ON "crypto_swap_shift" ("top_up_of") WHERE deleted_at IS NULL;`);
 
     this.addSql(`alter table if exists "crypto_swap_shift_action" drop constraint if exists "crypto_swap_shift_action_kind_check";`);
@@ -24,6 +26,8 @@ export class Migration20261125160000 extends Migration {
     this.addSql(`alter table if exists "crypto_swap_shift" drop column if exists "top_up_of";`);
 
     this.addSql(`alter table if exists "crypto_swap_shift" drop column if exists "credit";`);
+
+    this.addSql(`alter table if exists "crypto_swap_shift" drop column if exists "last_viewed_at";`);
 
     this.addSql(`alter table if exists "crypto_swap_shift" drop constraint if exists "crypto_swap_shift_kind_check";`);
 

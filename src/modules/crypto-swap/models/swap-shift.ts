@@ -83,6 +83,8 @@ export const SwapShift = model
      * completed, e.g. sold out meanwhile): the money is the store's and no order holds it.
      */
     paid_no_order_since: model.dateTime().nullable(),
+    /** When the shopper's payment page last asked about it (at most once a minute): idle variable shifts are cancelled. */
+    last_viewed_at: model.dateTime().nullable(),
     last_synced_at: model.dateTime().nullable(),
     next_sync_at: model.dateTime().index().nullable(),
     sync_failures: model.number().default(0),

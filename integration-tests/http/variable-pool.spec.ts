@@ -1,0 +1,109 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { useSandbox } from "../helpers/sandbox"
+import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
+import { storefront } from "../helpers/storefront"
+import { adminHeaders } from "../helpers/admin"
+import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+
+// The account's open variable-rate shifts as a managed pool: the plugin's defaults (5 open, 1 kept for
+// refunds, idle after 60 minutes), against the sandbox, which refuses a sixth with 403 "too many open orders".
+
+jest.setTimeout(180_000)
+
+process.env.CRYPTO_SWAP_TEST_POOL = "{}"
+const env = useSandbox()
+// Variable rate only: each payment in it holds one of the account's open variable orders.
+const ZK_ETH = { deposit_coin: "ETH", deposit_network: "zksync" }
+const ETH_REFUND = "0x52908400098527886E0F7030069857D2E4169EE7"
+const ALGORAND_REFUND = "A".repeat(58)
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let store: StoreFixture
+    let shop: ReturnType<typeof storefront>
+    let admin: { headers: Record<string, string> }
+
+    afterAll(() => {
+      delete process.env.CRYPTO_SWAP_TEST_POOL
+    })
+
+    beforeEach(async () => {
+      store = await createStoreFixture(getContainer(), { stock: 20 })
+      shop = storefront(api, store)
+      admin = await adminHeaders(getContainer())
+    })
+
+    const variableSession = async () => {
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, { ...ZK_ETH, refund_address: ETH_REFUND })
+      return { cart, session }
+    }
+
+    it("keeps a share of the open variable shifts for refunds, and offers the shopper another coin", async () => {
+      const container = getContainer()
+      // Paid at a fixed rate in a coin the service pays back only at a variable rate: its refund needs a variable shift.
+      const paid = await shop.createCart()
+      const { session } = await shop.createPaymentSession(paid.id, PROVIDERS.default, {
+        deposit_coin: "USDC",
+        deposit_network: "algorand",
+        refund_address: ALGORAND_REFUND,
+      })
+      await env.control.deposit(session.data.shift_id)
+      await env.control.walk(session.data.shift_id, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const { payments } = (await orderWithPayments(container, paid.id))!
+
+      // Payments may hold 4 of the account's 5 open variable shifts: then the shopper is asked to pick another coin.
+      let refused: { status: number; data: any } | undefined
+      for (let opened = 0; opened < 6 && !refused; opened++) {
+        const cart = await shop.createCart()
+        const { data: created } = await api.post("/store/payment-collections", { cart_id: cart.id }, shop.headers)
+        await env.control.clearRequests()
+        refused = await api
+          .post(`/store/payment-collections/${created.payment_collection.id}/payment-sessions`, { provider_id: PROVIDERS.default, data: ZK_ETH }, shop.headers)
+          .then(() => undefined, (error: { response: { status: number; data: any } }) => error.response)
+      }
+      expect(refused!.status).toBe(400)
+      expect(refused!.data.message).toMatch(/Too many payments in coins paid at a variable rate are open right now: please pay with another coin/)
+      expect(await env.control.requestsTo("POST", "/v2/shifts/variable")).toEqual([])
+      const [, open] = await ledgerOf(container).listAndCountSwapShifts({ type: "variable", terminal: false })
+      expect(open).toBe(4)
+      // A coin paid at a fixed rate is not held back.
+      const btc = await shop.createPaymentSession((await shop.createCart()).id, PROVIDERS.default, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+      expect(btc.session.data).toMatchObject({ shift_type: "fixed", status: "waiting" })
+
+      // The refund takes the share kept for it: the service makes its variable shift.
+      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
+      // Recorded by one tick, its shift made by the next, as the job does.
+      let refund: Awaited<ReturnType<ReturnType<typeof ledgerOf>["listSwapShifts"]>>[number] | undefined
+      for (let tick = 0; tick < 3 && refund?.status !== "waiting"; tick++) {
+        await reconcile(container)
+        ;[refund] = await ledgerOf(container).listSwapShifts({ kind: "refund", payment_id: payments[0].id })
+      }
+      expect(refund).toMatchObject({ type: "variable", status: "waiting", refund_address: ALGORAND_REFUND })
+    })
+    it("cancels a waiting variable shift whose page nobody looked at for idleMinutes, once the service allows", async () => {
+      const container = getContainer()
+      // The shifts earlier tests left open at the service run out (variable shifts live 7 days).
+      await env.control.advanceClock(7 * 24 * 60 * 60 + 60)
+      const left = await variableSession()
+      const watched = await variableSession()
+      const page = (s: { cart: { id: string }; session: { id: string } }) =>
+        api.get(`/store/crypto-swap/payment-sessions/${s.session.id}?cart_id=${s.cart.id}`, shop.headers)
+      await page(left)
+      // An hour and more passes: the service's clock, and the ledger's record of the last look at the page.
+      await env.control.advanceClock(61 * 60)
+      const leftRow = await ledgerRow(container, { shift_id: left.session.data.shift_id })
+      await ledgerOf(container).updateSwapShifts({ id: leftRow.id, last_viewed_at: new Date(Date.now() - 61 * 60_000), next_sync_at: new Date() })
+      await page(watched)
+
+      await reconcile(container)
+      await reconcile(container)
+      expect(env.sandbox.getShift(left.session.data.shift_id).status).toBe("expired")
+      expect(await ledgerRow(container, { id: leftRow.id })).toMatchObject({ status: "expired", terminal: true })
+      // The shopper who comes back is told to start again; the one still watching keeps paying.
+      expect((await page(left)).data.payment.stage).toBe("expired")
+      expect(env.sandbox.getShift(watched.session.data.shift_id).status).toBe("waiting")
+    })
+  },
+})
