@@ -43,3 +43,21 @@ export async function orderWithPayments(container: MedusaContainer, cartId: stri
     payments: order.payment_collections.flatMap((collection: any) => collection.payments),
   }
 }
+
+type Shopper = {
+  createCart(): Promise<{ id: string }>
+  createPaymentSession(cartId: string, providerId: string, data: Record<string, unknown>): Promise<{ session: any }>
+}
+type Service = { deposit(shiftId: string): Promise<unknown>; walk(shiftId: string, statuses: string[]): Promise<void> }
+
+/** A shopper pays in full in `data`'s coin and the service settles it: one tick places and captures the order. */
+export async function paidOrder(container: MedusaContainer, shop: Shopper, service: Service, providerId: string, data: Record<string, unknown>) {
+  const cart = await shop.createCart()
+  const { session } = await shop.createPaymentSession(cart.id, providerId, data)
+  await service.deposit(session.data.shift_id)
+  await service.walk(session.data.shift_id, ["processing", "settling", "settled"])
+  await reconcile(container)
+  const order = await orderWithPayments(container, cart.id)
+  if (!order) throw new Error(`No order was placed for cart ${cart.id}`)
+  return { cart, session, order, payments: order.payments }
+}

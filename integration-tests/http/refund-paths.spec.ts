@@ -11,7 +11,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
-import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, orderWithPayments, paidOrder, reconcile } from "../helpers/ledger"
 import BigNumber from "bignumber.js"
 
 jest.setTimeout(240_000)
@@ -277,16 +277,11 @@ medusaIntegrationTestRunner({
       const container = getContainer()
       // USDC on algorand is settled at a variable rate only: no fixed quote can pay the shopper in it.
       const ALGORAND_REFUND = "A".repeat(58)
-      const cart = await shop.createCart()
-      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, {
+      const { payments } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
         deposit_coin: "USDC",
         deposit_network: "algorand",
         refund_address: ALGORAND_REFUND,
       })
-      await env.control.deposit(session.data.shift_id)
-      await env.control.walk(session.data.shift_id, ["processing", "settling", "settled"])
-      await reconcile(container)
-      const { payments } = (await orderWithPayments(container, cart.id))!
       await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
       await reconcile(container)
       const [row] = await refundRows(container, payments[0].id)

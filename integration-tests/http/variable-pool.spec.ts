@@ -3,7 +3,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
-import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, paidOrder, reconcile } from "../helpers/ledger"
 
 // The account's open variable-rate shifts as a managed pool: the plugin's defaults (5 open, 1 kept for
 // refunds, idle after 60 minutes), against the sandbox, which refuses a sixth with 403 "too many open orders".
@@ -42,16 +42,11 @@ medusaIntegrationTestRunner({
     it("keeps a share of the open variable shifts for refunds, and offers the shopper another coin", async () => {
       const container = getContainer()
       // Paid at a fixed rate in a coin the service pays back only at a variable rate: its refund needs a variable shift.
-      const paid = await shop.createCart()
-      const { session } = await shop.createPaymentSession(paid.id, PROVIDERS.default, {
+      const { payments } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
         deposit_coin: "USDC",
         deposit_network: "algorand",
         refund_address: ALGORAND_REFUND,
       })
-      await env.control.deposit(session.data.shift_id)
-      await env.control.walk(session.data.shift_id, ["processing", "settling", "settled"])
-      await reconcile(container)
-      const { payments } = (await orderWithPayments(container, paid.id))!
 
       // Payments may hold 4 of the account's 5 open variable shifts: then the shopper is asked to pick another coin.
       let refused: { status: number; data: any } | undefined
