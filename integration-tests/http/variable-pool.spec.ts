@@ -86,10 +86,10 @@ medusaIntegrationTestRunner({
       const page = (s: { cart: { id: string }; session: { id: string } }) =>
         api.get(`/store/crypto-swap/payment-sessions/${s.session.id}?cart_id=${s.cart.id}`, shop.headers)
       await page(left)
-      // An hour and more passes: the service's clock, and the ledger's record of the last look at the page.
-      await env.control.advanceClock(61 * 60)
+      // A day and more passes (idleMinutes): the service's clock, and the ledger's record of the last look at the page.
+      await env.control.advanceClock(25 * 60 * 60)
       const leftRow = await ledgerRow(container, { shift_id: left.session.data.shift_id })
-      await ledgerOf(container).updateSwapShifts({ id: leftRow.id, last_viewed_at: new Date(Date.now() - 61 * 60_000), next_sync_at: new Date() })
+      await ledgerOf(container).updateSwapShifts({ id: leftRow.id, last_viewed_at: new Date(Date.now() - 25 * 60 * 60_000), next_sync_at: new Date() })
       await page(watched)
 
       await reconcile(container)

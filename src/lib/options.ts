@@ -95,14 +95,16 @@ export const optionsSchema = z
     /**
      * The service lets an account hold about 5 open variable-rate shifts (403 "too many open orders" beyond).
      * Payments may open `limit - reservedForRefunds` of them, so that refunds in coins paid back at a
-     * variable rate can always be made; a waiting variable shift whose payment page nobody looked at for
-     * `idleMinutes`, with no deposit, is cancelled as soon as the service allows.
+     * variable rate can always be made; a waiting variable shift whose payment page nobody looked at (nor
+     * asked for the session again, nor tried to complete the cart) for `idleMinutes`, with no deposit and no
+     * order placed, is cancelled as soon as the service allows. A day by default: a shopper may pay from an
+     * exchange hours later, and a storefront that never shows the plugin's payment view counts from creation.
      */
     variablePool: z
       .object({
         limit: z.number().int().min(1).default(5),
         reservedForRefunds: z.number().int().min(0).default(1),
-        idleMinutes: z.number().int().min(6).default(60),
+        idleMinutes: z.number().int().min(6).default(1440),
       })
       .prefault({}),
     /** Redirects of the deprecated hosted checkout. */

@@ -4,6 +4,8 @@ import { providerRegistry } from "../../lib/provider-registry"
 import { toDecimalString } from "../../lib/money"
 import { reusableSession } from "../../lib/shift/reusable-session"
 import { storefrontChoiceSchema } from "../../lib/shift/storefront-input"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { recordViewed } from "../store/crypto-swap/shopper-session"
 
 /** What Medusa's own route answers with when the storefront asks for no particular fields. */
 const COLLECTION_FIELDS = ["id", "currency_code", "amount", "status", "payment_sessions.*"]
@@ -33,6 +35,12 @@ export async function reuseWaitingSession(req: MedusaRequest, res: MedusaRespons
     if (!collection) return next()
     const reused = reusableSession(collection.payment_sessions ?? [], providerId!, choice.data, toDecimalString(collection.amount))
     if (!reused) return next()
+    // The session's copy of the status is best effort: the ledger says whether its shift still waits.
+    const ledger = req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const [row] = await ledger.listSwapShifts({ shift_id: (reused.data as { shift_id: string }).shift_id }, { take: 1 })
+    const [cancelling] = row ? await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "cancel_abandoned" }, { take: 1 }) : []
+    if (row && (row.status !== "waiting" || row.terminal || row.canceled_at || cancelling)) return next()
+    if (row) await recordViewed(ledger, [row])
     const fields = req.queryConfig?.fields?.length ? req.queryConfig.fields : COLLECTION_FIELDS
     const {
       data: [answer],

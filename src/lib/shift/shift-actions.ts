@@ -22,6 +22,7 @@ export type ShiftActionState = {
   /** The provider's `underpayment.waitMinutes`: how long a short payment waits for a top-up. */
   underpayment_wait_minutes?: number
   type?: string | null
+  order_id?: string | null
   created_at?: Date | string | null
   last_viewed_at?: Date | string | null
   /** The provider's `variablePool.idleMinutes`: a waiting variable shift nobody looks at for this long is cancelled. */
@@ -175,8 +176,12 @@ export function planShiftActions(
   // A variable shift holds one of the account's few open variable orders for 7 days: one whose page
   // nobody looked at for a while, with no deposit, gives it back.
   const lastSeen = row.last_viewed_at ?? row.created_at
+  // Never one whose order is placed (placeOrder: before_payment): that shopper is on the order's page.
   const idle =
-    row.type === "variable" && row.idle_minutes !== undefined && Boolean(lastSeen) && now.getTime() - new Date(lastSeen!).getTime() >= row.idle_minutes * 60_000
+    row.type === "variable" &&
+    !row.order_id &&
+    !row.authorized_at &&
+    row.idle_minutes !== undefined && Boolean(lastSeen) && now.getTime() - new Date(lastSeen!).getTime() >= row.idle_minutes * 60_000
   return {
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
     capture: payable && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured" && !row.captured_at,

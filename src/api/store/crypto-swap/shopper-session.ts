@@ -92,6 +92,8 @@ export async function currentPayment(
   const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const known = await ledgerRowForSession(scope, session)
   let topUp = await latestTopUp(ledger, known.id)
+  // Written before the sync: a shopper coming back is never taken for one who left (variablePool.idleMinutes).
+  await recordViewed(ledger, topUp && !CLOSED_TOP_UP.has(topUp.status) ? [known, topUp] : [known])
   if (topUp && !CLOSED_TOP_UP.has(topUp.status)) {
     await syncForPage(scope, topUp, maxAgeMs)
     topUp = await ledger.retrieveSwapShift(topUp.id)
@@ -109,8 +111,8 @@ async function latestTopUp(ledger: CryptoSwapModuleService, paymentId: string) {
 /** How often a page's visit is written down: enough to tell a page still open from one left long ago. */
 const VIEW_RECORD_MS = 60_000
 
-/** The shopper is looking: an open variable shift is not idle (see `variablePool.idleMinutes`). */
-async function recordViewed(ledger: CryptoSwapModuleService, rows: Array<{ id: string; last_viewed_at: Date | string | null }>) {
+/** The shopper is looking (the payment page, completing the cart, asking for the session again): not idle (`variablePool.idleMinutes`). */
+export async function recordViewed(ledger: CryptoSwapModuleService, rows: Array<{ id: string; last_viewed_at: Date | string | null }>) {
   const now = Date.now()
   const stale = rows.filter((row) => !row.last_viewed_at || now - new Date(row.last_viewed_at).getTime() > VIEW_RECORD_MS)
   if (stale.length) await ledger.updateSwapShifts(stale.map((row) => ({ id: row.id, last_viewed_at: new Date(now) })))
@@ -119,7 +121,6 @@ async function recordViewed(ledger: CryptoSwapModuleService, rows: Array<{ id: s
 /** What a payment page shows: the session, the payment in plain words, and the open top-up paying its rest. */
 export async function sessionView(scope: MedusaContainer, session: ShopperSession, provider: RegisteredProvider, cartId: string) {
   const { row, decision, topUp } = await currentPayment(scope, session, provider, cartId, PAGE_READ_CACHE_MS)
-  await recordViewed(scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE), topUp ? [row, topUp] : [row])
   const catalogue = catalogueFor(provider)
   return {
     payment_session: {

@@ -98,6 +98,8 @@ describe("planShiftActions", () => {
     // A fixed shift runs out on its own within minutes; a deposit on its way is never cancelled.
     expect(plan({ ...idle, type: "fixed", last_viewed_at: seen(61) }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
     expect(plan({ ...idle, last_viewed_at: seen(61) }, { status: "pending" }, false).cancelAbandoned).toBe(false)
+    // An order placed before payment: that shopper is on the order's page, not the payment's.
+    expect(plan({ ...idle, last_viewed_at: seen(61), order_id: "order_1" }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
   })
 
   it("never authorizes or captures money paid into a shift whose session is gone, and flags it once", () => {
