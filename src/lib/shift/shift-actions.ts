@@ -188,7 +188,8 @@ export function planShiftActions(
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
     cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
     setRefundAddress,
-    cancelAbandoned: payment && shift.status === "waiting" && (Boolean(row.session_gone) || idle),
+    // An unpaid top-up nobody looks at gives its open variable order back too.
+    cancelAbandoned: shift.status === "waiting" && ((payment && Boolean(row.session_gone)) || ((payment || row.kind === "top_up") && idle)),
     createRefundShift: false,
     creditTopUp: row.kind === "top_up" && Boolean(decision.settledAmount) && !row.captured_at,
     settleUnderpayment:

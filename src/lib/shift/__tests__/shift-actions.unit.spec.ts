@@ -98,6 +98,9 @@ describe("planShiftActions", () => {
     // A fixed shift runs out on its own within minutes; a deposit on its way is never cancelled.
     expect(plan({ ...idle, type: "fixed", last_viewed_at: seen(61) }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
     expect(plan({ ...idle, last_viewed_at: seen(61) }, { status: "pending" }, false).cancelAbandoned).toBe(false)
+    // An unpaid top-up holds an open variable order too; a refund shift is the merchant's to fund.
+    expect(plan({ ...idle, kind: "top_up", last_viewed_at: seen(61) }, { status: "waiting" }, false).cancelAbandoned).toBe(true)
+    expect(plan({ ...idle, kind: "refund", last_viewed_at: seen(61) }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
     // An order placed before payment: that shopper is on the order's page, not the payment's.
     expect(plan({ ...idle, last_viewed_at: seen(61), order_id: "order_1" }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
   })
