@@ -20,6 +20,7 @@ jest.setTimeout(180_000)
 const DEFAULTS = admissionSchema.parse({})
 const ROUTES = "/store/crypto-swap"
 const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
+const COIN_OF: Record<string, string> = { bitcoin: "BTC", litecoin: "LTC", dogecoin: "DOGE", solana: "SOL" }
 const REDIS_DB = 9
 
 type Answer = { status: number; data: any; headers: Record<string, string | undefined> }
@@ -131,12 +132,14 @@ if (!redisAnswers()) {
         it("give a cart three a minute, from whatever IPs, and keep its last session when refusing the fourth", async () => {
           const { collectionId } = await shopper("198.51.100.20").cart()
           let last: string | undefined
-          for (const ip of ["198.51.100.20", "198.51.100.21", "198.51.100.22"]) {
-            const created = await shopper(ip).paySession(collectionId)
+          // Each a different coin: asking again for the same one gets the waiting session back, which costs nothing.
+          const coins = ["bitcoin", "litecoin", "dogecoin", "solana"].map((network) => ({ deposit_coin: COIN_OF[network], deposit_network: network }))
+          for (const [i, ip] of ["198.51.100.20", "198.51.100.21", "198.51.100.22"].entries()) {
+            const created = await shopper(ip).paySession(collectionId, coins[i])
             expect(created.status).toBe(200)
             last = sessionOf(created).id
           }
-          const refused = await shopper("198.51.100.23").paySession(collectionId)
+          const refused = await shopper("198.51.100.23").paySession(collectionId, coins[3])
           expectTooManyRequests(refused, /^Too many crypto payments were started for this cart; please try again in \d+ seconds?\.$/)
           expect((await liveSessions(getContainer(), collectionId)).map((session) => session.id)).toEqual([last])
         })
