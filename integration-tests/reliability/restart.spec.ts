@@ -13,6 +13,7 @@ import { OBSERVATION_MAX_AGE_MS } from "../../src/lib/shift/sync-observation"
 import { internalDetail, send } from "./http"
 import { figure, reportSecrets, writeReportSection } from "./report"
 import { historyGaps } from "./state"
+import pg from "pg"
 
 jest.setTimeout(300_000)
 
@@ -142,6 +143,18 @@ async function ledgerRows(container: MedusaContainer, filter: Record<string, unk
 function captureCount(order: Awaited<ReturnType<typeof orderWithPayments>>): number {
   return (order?.payments ?? []).reduce((count: number, payment: any) => count + payment.captures.length, 0)
 }
+
+// A run killed in the middle of this spec leaves its database behind, data and all: start from none.
+beforeAll(async () => {
+  const { DB_HOST = "localhost", DB_PORT = "5432", DB_USERNAME = "postgres", DB_PASSWORD = "" } = process.env
+  const client = new pg.Client({ host: DB_HOST, port: Number(DB_PORT), user: DB_USERNAME, password: DB_PASSWORD, database: "postgres" })
+  await client.connect()
+  try {
+    await client.query(`drop database if exists "${DB_NAME}" with (force)`)
+  } finally {
+    await client.end()
+  }
+})
 
 medusaIntegrationTestRunner({
   dbName: DB_NAME,
