@@ -1,4 +1,4 @@
-import { compareDecimals, subtractDecimals } from "../money"
+import { addDecimals, compareDecimals, subtractDecimals } from "../money"
 
 type Flags = Record<string, unknown> | null | undefined
 
@@ -53,4 +53,9 @@ export function paymentClosed(payment: {
 /** What a payment still misses, in the settle coin (the store currency's peg): never negative. */
 export function missingAmount(amountDue: string, received: string): string | null {
   return compareDecimals(received, amountDue) < 0 ? subtractDecimals(amountDue, received) : null
+}
+
+/** What a payment row still misses once its own money (`received`) and its credit are counted; null when nothing is. */
+export function stillMissing(row: { amount_due: string | null; credit: string | null }, received: string | undefined): string | null {
+  return received && row.amount_due ? missingAmount(row.amount_due, addDecimals(received, row.credit ?? "0")) : null
 }

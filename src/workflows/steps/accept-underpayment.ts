@@ -2,9 +2,8 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
-import { addDecimals } from "../../lib/money"
 import { decideLedgerRow } from "../../lib/shift/ledger-fields"
-import { missingAmount } from "../../lib/shift/underpayment"
+import { stillMissing } from "../../lib/shift/underpayment"
 import { applyPaymentCredit } from "./payment-credit"
 
 /**
@@ -19,8 +18,7 @@ export const acceptUnderpaymentStep = createStep(
     const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
     const decision = decideLedgerRow(row, options)
     const flags = row.flags ?? {}
-    const shortfall =
-      decision.settledAmount && row.amount_due ? missingAmount(row.amount_due, addDecimals(decision.settledAmount, row.credit ?? "0")) : null
+    const shortfall = stillMissing(row, decision.settledAmount)
     if (row.kind !== "payment" || decision.stage !== "underpaid" || !shortfall || row.authorized_at || flags.held_refund || flags.refund_instead || flags.accepted_short) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,

@@ -2,11 +2,10 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { catalogueFor, clientFor, providerById } from "../../lib/provider-registry"
-import { addDecimals } from "../../lib/money"
 import { decideLedgerRow, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { depositEstimate, openShift } from "../../lib/shift/open-shift"
 import { planShift } from "../../lib/shift/shift-plan"
-import { missingAmount, paymentClosed, underpaymentUndecided } from "../../lib/shift/underpayment"
+import { paymentClosed, stillMissing, underpaymentUndecided } from "../../lib/shift/underpayment"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { recordNewShift } from "./record-new-shift"
 import { assertVariableShiftRoom } from "./variable-pool"
@@ -32,8 +31,7 @@ export const createTopUpShiftStep = createStep(
     const row = await ledger.retrieveSwapShift(input.ledger_id)
     const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
     const decision = decideLedgerRow(row, provider.options)
-    const received = decision.settledAmount ?? decision.expectedAmount
-    const missing = received && row.amount_due ? missingAmount(row.amount_due, addDecimals(received, row.credit ?? "0")) : null
+    const missing = stillMissing(row, decision.settledAmount ?? decision.expectedAmount)
     // Only once the deposit is confirmed: one still pending or in review may yet be sent back.
     const confirmed = CONFIRMED.has(decision.effectiveStatus)
     if (row.kind !== "payment" || decision.stage !== "underpaid" || !confirmed || !underpaymentUndecided(row.flags) || paymentClosed(row) || !missing) {
