@@ -6,7 +6,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { watchSecrets } from "../helpers/secret-watch"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { redisAnswers, useRedis } from "../helpers/multi-process"
-import { ADMISSION_KEY_PREFIX, AdmissionLimiter, redisLimiters, sessionBudgets } from "../../src/lib/admission"
+import { ADMISSION_KEY_PREFIX, AdmissionLimiter, admitSession, redisLimiters } from "../../src/lib/admission"
 import { admissionSchema } from "../../src/lib/options"
 
 // Admission control through the real store routes: the plugin's default budgets (sessions: 2 a minute per
@@ -173,7 +173,7 @@ if (!redisAnswers()) {
           // Another server process of the store admits two payments through the same Redis counters.
           const otherProcess = new AdmissionLimiter(redisLimiters(redis, ADMISSION_KEY_PREFIX))
           for (const n of [1, 2]) {
-            const admission = await otherProcess.admit("sessions", sessionBudgets(DEFAULTS, { cart: `collection:elsewhere-${n}`, ip: `192.0.2.${n}` }))
+            const admission = await admitSession(otherProcess, DEFAULTS, { cart: `collection:elsewhere-${n}`, ip: `192.0.2.${n}` })
             expect(admission.admitted).toBe(true)
           }
           const shoppers = ["198.51.100.40", "198.51.100.41", "198.51.100.42"].map(shopper)

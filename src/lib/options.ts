@@ -35,6 +35,16 @@ export const admissionSchema = z.object({
   sessionsPerIpPerMinute: perMinute.default(2),
   /** Payment sessions of the whole store. */
   sessionsPerStorePerMinute: perMinute.default(4),
+  /**
+   * A shopper IP that started a payment session in the last this many minutes, or kept asking while
+   * refused (not waiting as Retry-After says), is a repeat shopper.
+   */
+  repeatShopperMinutes: z.number().int().min(1).max(1440).default(15),
+  /**
+   * How many of the store's sessions a minute repeat shoppers may take; the rest is kept for shoppers
+   * starting their first payment, so a flood from a few IPs can't starve them.
+   */
+  repeatShopperStoreShare: perMinute.default(2),
   /** Estimate requests per cart. */
   readsPerCartPerMinute: perMinute.default(20),
   /** Estimate and permissions requests per shopper IP. */

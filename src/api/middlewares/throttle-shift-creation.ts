@@ -1,6 +1,6 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { admissionLimiter, refusal, sessionBudgets } from "../../lib/admission"
+import { admissionLimiter, admitSession, refusal } from "../../lib/admission"
 import { providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { shopperIp } from "./attach-customer-ip"
 import { answerTooManyRequests } from "./too-many-requests"
@@ -13,10 +13,8 @@ import { answerTooManyRequests } from "./too-many-requests"
 async function throttle(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction, provider: RegisteredProvider, cart: string) {
   const { admission } = provider.options
   if (!admission.enabled) return next()
-  const verdict = await admissionLimiter(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE), req.scope.resolve(ContainerRegistrationKeys.LOGGER)).admit(
-    "sessions",
-    sessionBudgets(admission, { cart, ip: shopperIp(req) })
-  )
+  const limiter = admissionLimiter(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE), req.scope.resolve(ContainerRegistrationKeys.LOGGER))
+  const verdict = await admitSession(limiter, admission, { cart, ip: shopperIp(req) })
   if (verdict.admitted) return next()
   req.scope.resolve(ContainerRegistrationKeys.LOGGER).debug(`crypto-swap: payment session refused, ${verdict.scope} budget spent`)
   answerTooManyRequests(res, refusal("sessions", verdict))

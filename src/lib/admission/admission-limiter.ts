@@ -4,8 +4,11 @@ import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible"
 /** Whose budget a request spends: its cart's, its shopper IP's, or the whole store's. */
 export type BudgetScope = "cart" | "ip" | "store"
 
-/** One budget a request must fit in: requests per minute per key. */
-export type Budget = { scope: BudgetScope; key: string; perMinute: number }
+/**
+ * One budget a request must fit in: requests per minute per key. `admitUpTo`: this request is admitted
+ * only while the budget's count stays within it (a repeat shopper gets less of the store's minute).
+ */
+export type Budget = { scope: BudgetScope; key: string; perMinute: number; admitUpTo?: number }
 
 export type Admission =
   | { admitted: true }
@@ -14,9 +17,13 @@ export type Admission =
 
 /**
  * Makes the counter of one budget: `name` tells budgets apart (their counters never mix), `points` is its
- * limit per minute. rate-limiter-flexible's limiters, in memory or in Redis (admission/limiter-store.ts).
+ * limit per `durationSeconds` (a minute unless told). rate-limiter-flexible's limiters, in memory or in
+ * Redis (admission/limiter-store.ts).
  */
-export type LimiterFactory = (name: string, points: number) => RateLimiterAbstract
+export type LimiterFactory = (name: string, points: number, durationSeconds?: number) => RateLimiterAbstract
+
+/** What a `recent` count can reach: far above any share it lowers. */
+const RECENT_CAP = 1000
 
 /** Counter keys are ids and IPs; anything longer or stranger (a hostile path) is hashed to a short key. */
 const PLAIN_KEY = /^[A-Za-z0-9_.:-]{1,100}$/
@@ -54,26 +61,52 @@ export class AdmissionLimiter {
     for (const budget of budgets) {
       const limiter = this.limiter(`${action}:${budget.scope}`, budget.perMinute)
       const key = counterKey(budget.key)
+      let refusedBy: RateLimiterRes
       try {
-        await limiter.consume(key)
+        const counted = await limiter.consume(key)
         taken.push({ limiter, key })
+        if (budget.admitUpTo === undefined || counted.consumedPoints <= budget.admitUpTo) continue
+        refusedBy = counted
       } catch (outcome) {
         if (!(outcome instanceof RateLimiterRes)) {
           this.onStoreError(outcome)
           continue
         }
-        await Promise.all(taken.map((earlier) => earlier.limiter.reward(earlier.key).catch(this.onStoreError)))
-        return { admitted: false, scope: budget.scope, retryAfterMs: Math.max(0, outcome.msBeforeNext) }
+        refusedBy = outcome
       }
+      await Promise.all(taken.map((earlier) => earlier.limiter.reward(earlier.key).catch(this.onStoreError)))
+      return { admitted: false, scope: budget.scope, retryAfterMs: Math.max(0, refusedBy.msBeforeNext) }
     }
     return { admitted: true }
   }
 
-  private limiter(name: string, points: number): RateLimiterAbstract {
-    const id = `${name}:${points}`
+  /** How often `key` was remembered for `action` in its last window of `windowSeconds`; 0 when the counters fail. */
+  async recent(action: string, key: string, windowSeconds: number): Promise<number> {
+    await this.ready
+    try {
+      const counted = await this.limiter(`${action}:recent`, RECENT_CAP, windowSeconds).get(counterKey(key))
+      return counted?.consumedPoints ?? 0
+    } catch (error) {
+      this.onStoreError(error)
+      return 0
+    }
+  }
+
+  /** Counts one more `action` for `key` (see `recent`). */
+  async remember(action: string, key: string, windowSeconds: number): Promise<void> {
+    await this.ready
+    try {
+      await this.limiter(`${action}:recent`, RECENT_CAP, windowSeconds).consume(counterKey(key))
+    } catch (outcome) {
+      if (!(outcome instanceof RateLimiterRes)) this.onStoreError(outcome)
+    }
+  }
+
+  private limiter(name: string, points: number, durationSeconds?: number): RateLimiterAbstract {
+    const id = `${name}:${points}:${durationSeconds ?? ""}`
     let limiter = this.limiters.get(id)
     if (!limiter) {
-      limiter = this.makeLimiter(name, points)
+      limiter = this.makeLimiter(name, points, durationSeconds)
       this.limiters.set(id, limiter)
     }
     return limiter

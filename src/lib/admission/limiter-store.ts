@@ -11,7 +11,7 @@ export const ADMISSION_KEY_PREFIX = "crypto-swap:admission:"
 
 /** Counters in this process only: right for a store that runs one server process. */
 export function memoryLimiters(): LimiterFactory {
-  return (name, points) => new RateLimiterMemory({ keyPrefix: name, points, duration: WINDOW_SECONDS })
+  return (name, points, duration = WINDOW_SECONDS) => new RateLimiterMemory({ keyPrefix: name, points, duration })
 }
 
 /**
@@ -20,8 +20,8 @@ export function memoryLimiters(): LimiterFactory {
  * counts on its own in memory (rate-limiter-flexible's insurance limiter) instead of stopping checkouts.
  */
 export function redisLimiters(redis: RedisClient, keyPrefix = ADMISSION_KEY_PREFIX): LimiterFactory {
-  return (name, points) => {
-    const options = { keyPrefix: `${keyPrefix}${name}`, points, duration: WINDOW_SECONDS }
+  return (name, points, duration = WINDOW_SECONDS) => {
+    const options = { keyPrefix: `${keyPrefix}${name}`, points, duration }
     return new RateLimiterRedis({
       ...options,
       storeClient: redis,

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import type { Redis as RedisClient } from "ioredis"
 import type { RateLimiterAbstract } from "rate-limiter-flexible"
 import { admissionSchema } from "../../options"
-import { AdmissionLimiter, memoryLimiters, readBudgets, redisLimiters, refusal, sessionBudgets, type LimiterFactory } from ".."
+import { admitSession, AdmissionLimiter, memoryLimiters, readBudgets, redisLimiters, refusal, sessionBudgets, shopperKey, type LimiterFactory } from ".."
 
 const DEFAULTS = admissionSchema.parse({})
 
@@ -18,15 +18,14 @@ function recording(factory: LimiterFactory) {
   return { factory: record, consumed: async (name: string, key: string) => (await made.get(name)?.get(key))?.consumedPoints ?? 0 }
 }
 
-const session = (limiter: AdmissionLimiter, cart: string, ip: string, options = DEFAULTS) =>
-  limiter.admit("sessions", sessionBudgets(options, { cart, ip }))
+const session = (limiter: AdmissionLimiter, cart: string, ip: string, options = DEFAULTS) => admitSession(limiter, options, { cart, ip })
 
 describe("admission budgets", () => {
   it("are taken narrowest first: the shopper's IP, the cart, the store", () => {
-    expect(sessionBudgets(DEFAULTS, { cart: "collection:pay_col_1", ip: "203.0.113.7" })).toEqual([
+    expect(sessionBudgets(DEFAULTS, { cart: "collection:pay_col_1", ip: "203.0.113.7", repeatShopper: false })).toEqual([
       { scope: "ip", key: "203.0.113.7", perMinute: 2 },
       { scope: "cart", key: "collection:pay_col_1", perMinute: 3 },
-      { scope: "store", key: "store", perMinute: 4 },
+      { scope: "store", key: "store", perMinute: 4, admitUpTo: 4 },
     ])
     expect(readBudgets(DEFAULTS, { ip: undefined }).map((budget) => [budget.scope, budget.key, budget.perMinute])).toEqual([
       ["ip", "unknown", 30],
@@ -40,6 +39,25 @@ describe("admission budgets", () => {
     expect(DEFAULTS.sessionsPerIpPerMinute * 2).toBeLessThanOrEqual(DEFAULTS.sessionsPerStorePerMinute)
     // A fixed-rate session is a quote too: the service allows about 20 a minute.
     expect(DEFAULTS.sessionsPerStorePerMinute).toBeLessThan(20)
+  })
+
+  it("give a shopper who started sessions lately only the repeat share of the store's budget", () => {
+    const share = (repeatShopper: boolean, options = DEFAULTS) =>
+      sessionBudgets(options, { cart: "collection:a", ip: "203.0.113.7", repeatShopper }).find((budget) => budget.scope === "store")?.admitUpTo
+    expect([share(false), share(true)]).toEqual([4, 2])
+    // A repeat share above the store's budget is the store's budget.
+    expect(share(true, { ...DEFAULTS, repeatShopperStoreShare: 9 })).toBe(4)
+  })
+
+  it("count an IPv6 shopper by the /64 a subscriber gets, an IPv4 shopper by the address", () => {
+    expect(shopperKey("2001:db8:1:2:aaaa::1")).toBe(shopperKey("2001:0db8:0001:0002:ffff:1:2:3"))
+    expect(shopperKey("2001:db8:1:2::1")).not.toBe(shopperKey("2001:db8:1:3::1"))
+    expect(shopperKey("198.51.100.1")).toBe("198.51.100.1")
+    expect(shopperKey("198.51.100.1")).not.toBe(shopperKey("198.51.100.2"))
+    expect(shopperKey("::ffff:198.51.100.1")).toBe("198.51.100.1")
+    expect(shopperKey(undefined)).toBe("unknown")
+    expect(shopperKey("not an address")).toBe("not an address")
+    expect(sessionBudgets(DEFAULTS, { cart: "c", ip: "2001:db8:1:2::9", repeatShopper: false })[0].key).toBe(shopperKey("2001:db8:1:2::1"))
   })
 
   it("tell the shopper why and how long to wait, in whole seconds", () => {
@@ -99,6 +117,71 @@ describe("AdmissionLimiter in memory", () => {
     expect(await consumed("sessions:cart", "collection:late")).toBe(0)
   })
 
+  it("keeps part of the store's budget for new shoppers while a few IPs flood it", async () => {
+    const limiter = new AdmissionLimiter(memoryLimiters())
+    // Four flooders, each at its IP's budget, start sessions from fresh carts in a first minute...
+    const flooders = ["203.0.113.1", "203.0.113.2", "203.0.113.3", "203.0.113.4"]
+    let admitted = 0
+    for (const [i, ip] of flooders.entries()) if ((await session(limiter, `collection:flood-${i}-a`, ip)).admitted) admitted += 1
+    for (const [i, ip] of flooders.entries()) if ((await session(limiter, `collection:flood-${i}-b`, ip)).admitted) admitted += 1
+    expect(admitted).toBe(4)
+    // The next minute (fresh counters), every flooder has started a session lately.
+    const next = new AdmissionLimiter(memoryLimiters())
+    for (const ip of flooders) await next.remember("sessions", shopperKey(ip), 15 * 60)
+    let flooded = 0
+    for (const round of [1, 2, 3]) {
+      for (const [i, ip] of flooders.entries()) if ((await session(next, `collection:flood-${i}-${round}`, ip)).admitted) flooded += 1
+    }
+    // In a minute of their flooding the store gives them its repeat share only...
+    expect(flooded).toBe(DEFAULTS.repeatShopperStoreShare)
+    // ...and the rest to shoppers starting their first payment.
+    expect(await session(next, "collection:honest-1", "198.51.100.1")).toEqual({ admitted: true })
+    expect(await session(next, "collection:honest-2", "198.51.100.2")).toEqual({ admitted: true })
+    expect(await session(next, "collection:honest-3", "198.51.100.3")).toMatchObject({ admitted: false, scope: "store" })
+  })
+
+  it("remembers the sessions a shopper started and the refusals they got", async () => {
+    const limiter = new AdmissionLimiter(memoryLimiters())
+    const window = DEFAULTS.repeatShopperMinutes * 60
+    expect((await session(limiter, "collection:a", "203.0.113.7")).admitted).toBe(true)
+    expect((await session(limiter, "collection:b", "203.0.113.7")).admitted).toBe(true)
+    expect((await session(limiter, "collection:c", "203.0.113.7")).admitted).toBe(false)
+    expect(await limiter.recent("sessions", "203.0.113.7", window)).toBe(2)
+    expect(await limiter.recent("sessions-refused", "203.0.113.7", window)).toBe(1)
+    expect(await limiter.recent("sessions", "198.51.100.1", window)).toBe(0)
+  })
+
+  it("treats a shopper who keeps asking while refused as a repeat shopper, and one who waits as a new one", async () => {
+    const limiter = new AdmissionLimiter(memoryLimiters())
+    // The store's minute is spent.
+    for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4"]) expect((await session(limiter, `collection:${ip}`, ip)).admitted).toBe(true)
+    // A client that ignores Retry-After asks again and again; a storefront that waits asks once.
+    for (let attempt = 0; attempt < 3; attempt++) expect((await session(limiter, "collection:hammer", "203.0.113.5")).admitted).toBe(false)
+    expect((await session(limiter, "collection:waits", "198.51.100.9")).admitted).toBe(false)
+    // The next minute (fresh counters, the same memory of who asked): the hammering client gets the repeat share.
+    const next = new AdmissionLimiter(memoryLimiters())
+    for (let n = 0; n < 3; n++) await next.remember("sessions-refused", "203.0.113.5", 15 * 60)
+    await next.remember("sessions-refused", "198.51.100.9", 15 * 60)
+    for (const ip of ["198.51.100.11", "198.51.100.12"]) expect((await session(next, `collection:${ip}`, ip)).admitted).toBe(true)
+    expect(await session(next, "collection:hammer", "203.0.113.5")).toMatchObject({ admitted: false, scope: "store" })
+    expect(await session(next, "collection:waits", "198.51.100.9")).toEqual({ admitted: true })
+  })
+
+  it("refuses a repeat shopper over their share with the wait until the store's minute ends, and gives back what it took", async () => {
+    const { factory, consumed } = recording(memoryLimiters())
+    const limiter = new AdmissionLimiter(factory)
+    for (const ip of ["198.51.100.1", "198.51.100.2"]) expect((await session(limiter, `collection:${ip}`, ip)).admitted).toBe(true)
+    await limiter.remember("sessions", "203.0.113.9", 15 * 60)
+    const refused = await session(limiter, "collection:repeat", "203.0.113.9")
+    expect(refused).toMatchObject({ admitted: false, scope: "store" })
+    if (refused.admitted) throw new Error("unreachable")
+    expect(refused.retryAfterMs).toBeGreaterThan(0)
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000)
+    expect(await consumed("sessions:store", "store")).toBe(2)
+    expect(await consumed("sessions:ip", "203.0.113.9")).toBe(0)
+    expect(await consumed("sessions:cart", "collection:repeat")).toBe(0)
+  })
+
   it("counts sessions and reads apart", async () => {
     const limiter = new AdmissionLimiter(memoryLimiters())
     for (let i = 0; i < 2; i++) expect((await session(limiter, "collection:a", "203.0.113.7")).admitted).toBe(true)
@@ -118,10 +201,12 @@ describe("AdmissionLimiter in memory", () => {
 
   it("admits and reports when its counters fail, rather than stopping checkouts", async () => {
     const errors: unknown[] = []
-    const broken = (() => ({ consume: () => Promise.reject(new Error("store down")) })) as unknown as LimiterFactory
+    const down = () => Promise.reject(new Error("store down"))
+    const broken = (() => ({ consume: down, get: down })) as unknown as LimiterFactory
     const limiter = new AdmissionLimiter(broken, (error) => errors.push(error))
     expect(await session(limiter, "collection:a", "203.0.113.7")).toEqual({ admitted: true })
-    expect(errors).toHaveLength(3)
+    // The shopper's recent sessions and refusals, the three budgets, and remembering this one.
+    expect(errors).toHaveLength(6)
   })
 })
 
