@@ -6,6 +6,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { watchSecrets } from "../helpers/secret-watch"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { redisAnswers, useRedis } from "../helpers/multi-process"
+import { shopperAt, type Answer } from "../helpers/shopper-at"
 import { ADMISSION_KEY_PREFIX, AdmissionLimiter, admitSession, redisLimiters } from "../../src/lib/admission"
 import { admissionSchema } from "../../src/lib/options"
 
@@ -23,7 +24,6 @@ const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
 const COIN_OF: Record<string, string> = { bitcoin: "BTC", litecoin: "LTC", dogecoin: "DOGE", solana: "SOL" }
 const REDIS_DB = 9
 
-type Answer = { status: number; data: any; headers: Record<string, string | undefined> }
 
 if (!redisAnswers()) {
   describe("admission control", () => {
@@ -79,31 +79,10 @@ if (!redisAnswers()) {
     testSuite: ({ api, getContainer }) => {
       let store: StoreFixture
 
-      /** A shopper at `ip`: every answer returned (never thrown), checked for the account secret. */
+      /** A shopper at `ip`, checked for the account secret; sessions in BTC unless told. */
       const shopper = (ip: string) => {
-        const config = { headers: { "x-publishable-api-key": store.publishableKey, "x-forwarded-for": ip }, validateStatus: () => true }
-        const answer = (response: { status: number; data: any; headers: any }): Answer =>
-          watch.check({ status: response.status, data: response.data, headers: response.headers })
-        const get = async (url: string) => answer(await api.get(url, config))
-        const post = async (url: string, body: unknown) => answer(await api.post(url, body, config))
-        return {
-          get,
-          post,
-          /** A cart with an empty payment collection. */
-          async cart() {
-            const created = await post("/store/carts", {
-              region_id: store.regionId,
-              email: "shopper@example.com",
-              items: [{ variant_id: store.variantId, quantity: 1 }],
-            })
-            expect(created.status).toBe(200)
-            const collection = await post("/store/payment-collections", { cart_id: created.data.cart.id })
-            expect(collection.status).toBe(200)
-            return { cartId: created.data.cart.id as string, collectionId: collection.data.payment_collection.id as string }
-          },
-          paySession: (collectionId: string, data: Record<string, unknown> = BTC) =>
-            post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDERS.default, data }),
-        }
+        const client = shopperAt(api, store, ip, (answer) => watch.check(answer))
+        return { ...client, paySession: (collectionId: string, data: Record<string, unknown> = BTC) => client.paySession(collectionId, data) }
       }
 
       const sessionOf = (answer: Answer) =>

@@ -9,6 +9,7 @@ import { storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, orderWithPayments, paidOrder, reconcile } from "../helpers/ledger"
 import { redisAnswers, useRedis } from "../helpers/multi-process"
+import { shopperAt, type Answer } from "../helpers/shopper-at"
 import { figure, reportSecrets, tallyOf, tallyTable, writeReportSection, type Tally } from "./report"
 
 // Issue 16's flood: for two minutes, several shopper IPs start payment sessions from fresh carts (in coins
@@ -48,7 +49,6 @@ const HONEST_COINS = [
 ]
 const ROUTES = "/store/crypto-swap"
 
-type Answer = { status: number; data: any; headers: Record<string, string | undefined> }
 /**
  * `busyStore`: refusals by the store's budget; `busyService`: the service's own 429 (its window slides,
  * the plugin's counts by the minute, so the two can disagree at a minute's edge).
@@ -75,28 +75,7 @@ if (!redisAnswers()) {
     testSuite: ({ api, getContainer }) => {
       let store: StoreFixture
 
-      /** A client at `ip`: every answer returned (never thrown), checked for the account secret. */
-      const client = (ip: string) => {
-        const config = { headers: { "x-publishable-api-key": store.publishableKey, "x-forwarded-for": ip }, validateStatus: () => true }
-        const answer = (response: { status: number; data: any; headers: any }): Answer =>
-          watch.check({ status: response.status, data: response.data, headers: response.headers })
-        return {
-          get: async (url: string) => answer(await api.get(url, config)),
-          post: async (url: string, body: unknown) => answer(await api.post(url, body, config)),
-        }
-      }
-
-      async function cartWithCollection(shopper: ReturnType<typeof client>) {
-        const created = await shopper.post("/store/carts", {
-          region_id: store.regionId,
-          email: "shopper@example.com",
-          items: [{ variant_id: store.variantId, quantity: 1 }],
-        })
-        expect(created.status).toBe(200)
-        const collection = await shopper.post("/store/payment-collections", { cart_id: created.data.cart.id })
-        expect(collection.status).toBe(200)
-        return { cartId: created.data.cart.id as string, collectionId: collection.data.payment_collection.id as string }
-      }
+      const client = (ip: string) => shopperAt(api, store, ip, (answer) => watch.check(answer))
 
       const sessionOf = (answer: Answer) =>
         answer.data.payment_collection?.payment_sessions?.find((s: { provider_id: string }) => s.provider_id === PROVIDERS.default)
@@ -105,11 +84,11 @@ if (!redisAnswers()) {
       async function flood(ip: string, until: number, tally: Tally) {
         const shopper = client(ip)
         const carts = []
-        for (let i = 0; i < CARTS_PER_FLOODER; i++) carts.push({ ...(await cartWithCollection(shopper)), sessionId: undefined as string | undefined })
+        for (let i = 0; i < CARTS_PER_FLOODER; i++) carts.push({ ...(await shopper.cart()), sessionId: undefined as string | undefined })
         for (let round = 0; Date.now() < until; round++) {
           const cart = carts[round % carts.length]
           const coin = FLOOD_COINS[Math.floor(round / carts.length) % FLOOD_COINS.length]
-          const session = await shopper.post(`/store/payment-collections/${cart.collectionId}/payment-sessions`, { provider_id: PROVIDERS.default, data: coin })
+          const session = await shopper.paySession(cart.collectionId, coin)
           tallyOf(tally, "payment session", session.status)
           if (session.status === 200) cart.sessionId = sessionOf(session)?.id
           const estimate = await shopper.get(`${ROUTES}/estimate?cart_id=${cart.cartId}&coin=${coin.deposit_coin}&network=${coin.deposit_network}`)
@@ -125,7 +104,7 @@ if (!redisAnswers()) {
       async function checkout(container: MedusaContainer, ip: string, coin: Record<string, string>): Promise<HonestCheckout> {
         const shopper = client(ip)
         const outcome: HonestCheckout = { ip, attempts: 0, busyStore: 0, busyService: 0, waitedSeconds: 0, orderPlaced: false }
-        const { cartId, collectionId } = await cartWithCollection(shopper)
+        const { cartId, collectionId } = await shopper.cart()
         const asks = [`${ROUTES}/permissions`, `${ROUTES}/estimate?cart_id=${cartId}&coin=${coin.deposit_coin}&network=${coin.deposit_network}`]
         for (const ask of asks) {
           for (let answer = await shopper.get(ask); answer.status === 429; answer = await shopper.get(ask)) {
@@ -136,7 +115,7 @@ if (!redisAnswers()) {
         let session: Answer | undefined
         while (outcome.attempts < HONEST_ATTEMPTS) {
           outcome.attempts += 1
-          session = await shopper.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDERS.default, data: coin })
+          session = await shopper.paySession(collectionId, coin)
           if (session.status !== 429) break
           if (/^Crypto checkout is very busy/.test(session.data.message)) outcome.busyStore += 1
           else outcome.busyService += 1
