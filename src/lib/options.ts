@@ -41,10 +41,10 @@ export const admissionSchema = z.object({
    */
   repeatShopperMinutes: z.number().int().min(1).max(1440).default(15),
   /**
-   * How many of the store's sessions a minute repeat shoppers may take; the rest is kept for shoppers
-   * starting their first payment, so a flood from a few IPs can't starve them.
+   * How many of the store's sessions a minute repeat shoppers may take (unset: half, rounded up); the
+   * rest is kept for shoppers starting their first payment, so a flood from a few IPs can't starve them.
    */
-  repeatShopperStoreShare: perMinute.default(2),
+  repeatShopperStoreShare: perMinute.optional(),
   /** Estimate requests per cart. */
   readsPerCartPerMinute: perMinute.default(20),
   /** Estimate and permissions requests per shopper IP. */

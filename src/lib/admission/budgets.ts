@@ -30,7 +30,7 @@ export function shopperKey(ip: string | undefined): string {
  */
 export function sessionBudgets(options: AdmissionOptions, request: { cart: string; ip: string | undefined; repeatShopper: boolean }): Budget[] {
   const store = options.sessionsPerStorePerMinute
-  const share = request.repeatShopper ? Math.min(store, options.repeatShopperStoreShare) : store
+  const share = request.repeatShopper ? Math.min(store, options.repeatShopperStoreShare ?? Math.ceil(store / 2)) : store
   return [
     { scope: "ip", key: shopperKey(request.ip), perMinute: options.sessionsPerIpPerMinute },
     { scope: "cart", key: request.cart, perMinute: options.sessionsPerCartPerMinute },

@@ -45,6 +45,10 @@ describe("admission budgets", () => {
     const share = (repeatShopper: boolean, options = DEFAULTS) =>
       sessionBudgets(options, { cart: "collection:a", ip: "203.0.113.7", repeatShopper }).find((budget) => budget.scope === "store")?.admitUpTo
     expect([share(false), share(true)]).toEqual([4, 2])
+    // Unset, half of the store's budget, whatever it is.
+    expect(share(true, { ...DEFAULTS, sessionsPerStorePerMinute: 1000 })).toBe(500)
+    expect(share(true, { ...DEFAULTS, sessionsPerStorePerMinute: 3 })).toBe(2)
+    expect(share(true, { ...DEFAULTS, repeatShopperStoreShare: 1 })).toBe(1)
     // A repeat share above the store's budget is the store's budget.
     expect(share(true, { ...DEFAULTS, repeatShopperStoreShare: 9 })).toBe(4)
   })
@@ -133,7 +137,7 @@ describe("AdmissionLimiter in memory", () => {
       for (const [i, ip] of flooders.entries()) if ((await session(next, `collection:flood-${i}-${round}`, ip)).admitted) flooded += 1
     }
     // In a minute of their flooding the store gives them its repeat share only...
-    expect(flooded).toBe(DEFAULTS.repeatShopperStoreShare)
+    expect(flooded).toBe(DEFAULTS.sessionsPerStorePerMinute / 2)
     // ...and the rest to shoppers starting their first payment.
     expect(await session(next, "collection:honest-1", "198.51.100.1")).toEqual({ admitted: true })
     expect(await session(next, "collection:honest-2", "198.51.100.2")).toEqual({ admitted: true })
