@@ -6,7 +6,8 @@ import { createStoreFixture, PROVIDERS } from "../integration-tests/helpers/stor
 import { storefront } from "../integration-tests/helpers/storefront"
 import { ledgerOf, reconcile } from "../integration-tests/helpers/ledger"
 import { collectGarbage, figure, mb, median, ms, percentile, reportBenchmark, size, timed, verdict, withPeakRss } from "./harness"
-import { configureReconciliation, seedOpenShifts, setDue, shippedReconcileDefaults } from "./seed"
+import { seedOpenShifts, setDue } from "./seed"
+import { configureReconciliation, shippedReconcileDefaults } from "../integration-tests/helpers/reconcile-options"
 
 // Benchmarks 2 (reconciliation scale) and 5 (memory): the scheduled tick over many open shifts.
 jest.setTimeout(15 * 60 * 1000)

@@ -10,7 +10,7 @@ import { ledgerOf, reconcile } from "../integration-tests/helpers/ledger"
 import { waitFor } from "../integration-tests/helpers/wait-for"
 import { OBSERVATION_MAX_AGE_MS } from "../src/lib/shift/sync-observation"
 import { figure, reportBenchmark, size } from "./harness"
-import { configureReconciliation } from "./seed"
+import { configureReconciliation } from "../integration-tests/helpers/reconcile-options"
 
 // Benchmark 6: upstream requests per captured payment, from the deposit to the capture (issue 13).
 jest.setTimeout(15 * 60 * 1000)

@@ -7,6 +7,7 @@ import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
 import { waitFor } from "../helpers/wait-for"
+import { configureReconciliation, shippedReconcileDefaults } from "../helpers/reconcile-options"
 import { webhookUrl } from "../../src/lib/webhook-token"
 
 jest.setTimeout(180_000)
@@ -73,6 +74,33 @@ medusaIntegrationTestRunner({
         ["processing", "settled", "poll"],
       ])
       expect(row.events.filter((e: any) => e.action).map((e: any) => e.action)).toEqual(["authorized", "captured"])
+    })
+
+    it("reads a fresh waiting shift as often as one in flight, so a shopper who paid and left has the order at the job's next tick", async () => {
+      const container = getContainer()
+      // The cadence a store gets when it sets none (the test app reads every open shift at every tick).
+      const testApp = configureReconciliation(container, PROVIDERS.default, {})
+      const shipped = configureReconciliation(container, PROVIDERS.default, shippedReconcileDefaults())
+      try {
+        const { cart, shiftId } = await paySession()
+        // The job's first look: the shift waits for a deposit; the shopper closes the page.
+        await reconcile(container)
+        const waiting = await ledgerRow(container, { shift_id: shiftId })
+        expect(waiting.status).toBe("waiting")
+        // Shoppers pay in the minutes after they see the address: the next read is as soon as for money in flight.
+        const nextReadAt = new Date(waiting.next_sync_at!).getTime()
+        const nextReadIn = nextReadAt - new Date(waiting.last_synced_at!).getTime()
+        expect(nextReadIn).toBeLessThanOrEqual(shipped.inFlightSeconds * 1000)
+
+        await env.control.deposit(shiftId)
+        await env.control.walk(shiftId, ["processing", "settling", "settled"])
+        // The job's next tick, once the shift is due: the order is placed and captured.
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, nextReadAt - Date.now())))
+        await reconcile(container)
+        expect(captureCount(await orderWithPayments(container, cart.id))).toBe(1)
+      } finally {
+        configureReconciliation(container, PROVIDERS.default, testApp)
+      }
     })
 
     it("cancels an expired unpaid session and the order placed before payment, releasing its stock", async () => {

@@ -143,8 +143,13 @@ export const optionsSchema = z
       .object({
         /** Poll cadence while a deposit is on its way (pending, processing, settling). */
         inFlightSeconds: cadenceSeconds.default(5),
-        /** Poll cadence while waiting for a deposit. */
+        /** Poll cadence while waiting for a deposit, after the first `freshWaitingMinutes`. */
         waitingSeconds: cadenceSeconds.default(30),
+        /**
+         * A shift waits this long at the in-flight cadence first: shoppers pay in the minutes after they see
+         * the address, and one who paid and closed the page should not wait a slow poll for their order.
+         */
+        freshWaitingMinutes: z.number().min(0).max(1440).default(15),
         reviewSeconds: cadenceSeconds.default(300),
         /** Poll cadence while a refund is queued or being sent. */
         refundSeconds: cadenceSeconds.default(60),

@@ -3,13 +3,14 @@ import type { CryptoSwapOptions } from "../options"
 const IN_FLIGHT = new Set(["pending", "processing", "settling", "multiple"])
 const REFUND = new Set(["refund", "refunding"])
 
-/**
- * When a shift should be read again: often while money moves, rarely while it waits or sits in review,
- * never once it is over and nothing is left to do. Failures back off exponentially.
- */
 /** How long after its expiry a shift is still read, for a deposit that arrives late. */
 export const LATE_DEPOSIT_WATCH_MS = 60 * 60 * 1000
 
+/**
+ * When a shift should be read again: often while money moves and in the first minutes of waiting (when
+ * shoppers pay, often from another device, closing the page), rarely while it waits longer or sits in
+ * review, never once it is over and nothing is left to do. Failures back off exponentially.
+ */
 export function nextSyncAt(
   shift: {
     status: string
@@ -17,6 +18,7 @@ export function nextSyncAt(
     actionPending: boolean
     failures: number
     expiresAt?: Date | string | null
+    createdAt?: Date | string | null
     /** When a decision about a shift that is over falls due (an underpayment's wait for a top-up ends). */
     wakeAt?: Date | null
   },
@@ -30,7 +32,8 @@ export function nextSyncAt(
     return new Date(now.getTime() + cadence.reviewSeconds * 1000)
   }
   if (shift.terminal && !shift.actionPending) return shift.wakeAt ?? null
-  const seconds = shift.actionPending || IN_FLIGHT.has(shift.status)
+  const freshlyWaiting = shift.status === "waiting" && shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() < cadence.freshWaitingMinutes * 60_000
+  const seconds = shift.actionPending || IN_FLIGHT.has(shift.status) || freshlyWaiting
     ? cadence.inFlightSeconds
     : shift.status === "review"
       ? cadence.reviewSeconds

@@ -29,7 +29,11 @@ export const finishShiftSyncStep = createStep(
       ? await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: planned, state: "pending" })
       : []
     const candidates = [
-      nextSyncAt({ status: row.status, terminal: row.terminal, actionPending: false, failures: 0, expiresAt: row.expires_at }, options.reconcile, now),
+      nextSyncAt(
+        { status: row.status, terminal: row.terminal, actionPending: false, failures: 0, expiresAt: row.expires_at, createdAt: row.created_at },
+        options.reconcile,
+        now
+      ),
       ...pending.map((action) => (action.next_attempt_at ? new Date(action.next_attempt_at) : now)),
       ...(input.outcomes.some((outcome) => outcome?.reread) ? [now] : []),
     ].filter((at): at is Date => at !== null)

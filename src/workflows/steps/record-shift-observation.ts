@@ -91,7 +91,11 @@ export const recordShiftObservationStep = createStep(
         last_synced_at: now,
         sync_failures: failures,
         last_error: observation.error ?? null,
-        next_sync_at: nextSyncAt({ status: row.status, terminal: false, actionPending: false, failures, expiresAt: row.expires_at }, options.reconcile, now),
+        next_sync_at: nextSyncAt(
+          { status: row.status, terminal: false, actionPending: false, failures, expiresAt: row.expires_at, createdAt: row.created_at },
+          options.reconcile,
+          now
+        ),
       })
       return new StepResponse(NOTHING_TO_DO(observation, observation.error))
     }
@@ -135,6 +139,7 @@ export const recordShiftObservationStep = createStep(
           actionPending,
           failures: 0,
           expiresAt: fields.expires_at,
+          createdAt: row.created_at,
           wakeAt: underpaymentWindowEnd(plan.flags, options.underpayment.waitMinutes),
         },
         options.reconcile,

@@ -107,6 +107,7 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
             actionPending: false,
             failures: 0,
             expiresAt: row.expires_at,
+            createdAt: row.created_at,
             wakeAt: underpaymentWindowEnd(row.flags, provider.options.underpayment.waitMinutes),
           },
           provider.options.reconcile,

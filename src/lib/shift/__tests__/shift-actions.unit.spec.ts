@@ -152,6 +152,7 @@ describe("nextSyncAt", () => {
   const cadence = {
     inFlightSeconds: 5,
     waitingSeconds: 30,
+    freshWaitingMinutes: 15,
     reviewSeconds: 300,
     refundSeconds: 60,
     maxBackoffSeconds: 600,
@@ -173,6 +174,17 @@ describe("nextSyncAt", () => {
     expect(after({ ...base, status: "waiting" })).toBe(30)
     expect(after({ ...base, status: "review" })).toBe(300)
     expect(after({ ...base, status: "refund" })).toBe(60)
+  })
+
+  it("reads a waiting shift at the in-flight cadence in its first minutes, when shoppers pay, then loosely", () => {
+    const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000)
+    expect(after({ ...base, status: "waiting", createdAt: minutesAgo(0) })).toBe(5)
+    expect(after({ ...base, status: "waiting", createdAt: minutesAgo(14.9) })).toBe(5)
+    expect(after({ ...base, status: "waiting", createdAt: minutesAgo(15) })).toBe(30)
+    expect(after({ ...base, status: "waiting", createdAt: minutesAgo(600).toISOString() })).toBe(30)
+    // Only waiting: a fresh shift in review or refund keeps its own cadence.
+    expect(after({ ...base, status: "review", createdAt: minutesAgo(1) })).toBe(300)
+    expect(after({ ...base, status: "refund", createdAt: minutesAgo(1) })).toBe(60)
   })
 
   it("never reads a finished shift again, unless an action is still owed", () => {
