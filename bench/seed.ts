@@ -54,3 +54,28 @@ export async function setDue(container: MedusaContainer, due: boolean, providerI
     .where("terminal", false)
     .update({ next_sync_at: nextSyncAt, ...(providerId ? { provider_id: providerId } : {}) })
 }
+
+/**
+ * `count` more open ledger rows that are not due for an hour, written by one SQL statement: the quiet
+ * bulk of a large store's ledger (no shift behind them at the sandbox: a tick that reads one fails it).
+ */
+export async function seedQuietRows(container: MedusaContainer, count: number, providerId: string): Promise<void> {
+  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  await knex.raw(
+    `insert into crypto_swap_shift (id, shift_id, kind, type, provider_id, status, terminal, amount_due, currency_code, deposit_coin, deposit_network,
+       settle_coin, settle_network, sync_failures, next_sync_at, created_at, updated_at)
+     select 'csshift_quiet_' || g, 'quiet' || g, 'payment', 'variable', ?, 'waiting', false, '49.99', 'usd', 'BTC', 'bitcoin',
+       'USDC', 'ethereum', 0, now() + interval '1 hour', now(), now()
+       from generate_series(1, ?) as g`,
+    [providerId, count]
+  )
+}
+
+/** How PostgreSQL runs a statement: its plan's node types, outermost first ("Limit > Index Scan"). */
+export async function ledgerPlan(container: MedusaContainer, sql: string, bindings: unknown[]): Promise<string> {
+  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const { rows } = await knex.raw(`explain (format json) ${sql}`, bindings as never[])
+  const nodes: string[] = []
+  for (let node = rows[0]["QUERY PLAN"][0].Plan; node; node = node.Plans?.[0]) nodes.push(node["Index Name"] ? `${node["Node Type"]} (${node["Index Name"]})` : node["Node Type"])
+  return nodes.join(" > ")
+}

@@ -27,6 +27,27 @@ const SETTLE_SPACING_MS = 200
 /** Shoppers who left pay one every this many ms: their deposits land at every phase of the job's tick. */
 const CLOSED_TAB_SPACING_MS = 1300
 
+/** Figures and finding of a latency the job alone brings about: p95 against the job interval plus a second. */
+function jobLatencyReport(counted: string, latencies: number[], tickMs: number[], tickWork: string) {
+  const [p50, p95] = [median(latencies), percentile(latencies, 95)]
+  const target = JOB_INTERVAL_MS + 1000
+  const ticks = `median ${ms(median(tickMs))}, max ${ms(Math.max(...tickMs))}`
+  return {
+    figures: [
+      [counted, figure(latencies.length)],
+      ["p50 / p95 / max", `${ms(p50)} / ${ms(p95)} / ${ms(Math.max(...latencies))}`],
+      ["ticks / tick wall time median / max", `${tickMs.length} / ${ms(median(tickMs))} / ${ms(Math.max(...tickMs))}`],
+    ] as Array<[string, string]>,
+    findings: [
+      `p95 [<= job interval + 1 s = ${target / 1000} s]: ` +
+        (p95 <= target
+          ? `met (${ms(p95)}).`
+          : `**missed** by ${ms(p95 - target)} (${ms(p95)}). Why: the wait for the next tick (up to ${JOB_INTERVAL_MS / 1000} s) plus the ` +
+            `tick's own wall time (${ticks}: ${tickWork}).`),
+    ],
+  }
+}
+
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     beforeEach(() => env.sandbox.reset())
@@ -148,8 +169,6 @@ medusaIntegrationTestRunner({
       // At the webhook path's pace, so settlements land at every phase of the tick.
       const latencies = await settleAndWait(container, payments, SETTLE_SPACING_MS)
       const tickMs = await job.stop()
-      const [p50, p95] = [median(latencies), percentile(latencies, 95)]
-      const target = JOB_INTERVAL_MS + 1000
       reportBenchmark("settlement latency, polling path", {
         method:
           `${figure(count)} direct-shift payments (\`${PROVIDERS.default}\`, real carts and sessions through the store routes, deposit confirmed and the ` +
@@ -157,19 +176,7 @@ medusaIntegrationTestRunner({
           `schedule) on the benchmark's timer, with the shipped reconciliation options (in-flight shifts read every ${defaults.inFlightSeconds} s, ` +
           `concurrency ${defaults.concurrency}). The sandbox marks the shifts settled one every ${SETTLE_SPACING_MS} ms, as on the webhook path. ` +
           `Latency: the Medusa capture's \`created_at\` minus the moment the shift was marked settled.`,
-        figures: [
-          ["captures", figure(latencies.length)],
-          ["p50 / p95 / max", `${ms(p50)} / ${ms(p95)} / ${ms(Math.max(...latencies))}`],
-          ["ticks / tick wall time median / max", `${tickMs.length} / ${ms(median(tickMs))} / ${ms(Math.max(...tickMs))}`],
-        ],
-        findings: [
-          `p95 [<= job interval + 1 s = ${target / 1000} s]: ` +
-            (p95 <= target
-              ? `met (${ms(p95)}).`
-              : `**missed** by ${ms(p95 - target)} (${ms(p95)}). Why: the wait for the next tick (up to ${JOB_INTERVAL_MS / 1000} s) plus the ` +
-                `tick's own wall time (median ${ms(median(tickMs))}, max ${ms(Math.max(...tickMs))}: every due shift is read and the settled ones ` +
-                `captured, ${defaults.concurrency} at a time, before the tick ends).`),
-        ],
+        ...jobLatencyReport("captures", latencies, tickMs, `every due shift is read and the settled ones captured, ${defaults.concurrency} at a time, before the tick ends`),
       })
     })
 
@@ -201,8 +208,6 @@ medusaIntegrationTestRunner({
       )
       const tickMs = await job.stop()
       const latencies = captured.map((row) => new Date(row.captured_at!).getTime() - settledAt.get(row.shift_id!)!)
-      const [p50, p95] = [median(latencies), percentile(latencies, 95)]
-      const target = JOB_INTERVAL_MS + 1000
       reportBenchmark("settlement latency, shopper gone", {
         method:
           `${figure(count)} direct-shift payments (\`${PROVIDERS.default}\`) made through the store routes while the job runs every ` +
@@ -210,18 +215,7 @@ medusaIntegrationTestRunner({
           `${defaults.freshWaitingMinutes} minutes, then every ${defaults.waitingSeconds} s); nobody looks at the payment page again and no webhook is ` +
           `registered. One shopper every ${CLOSED_TAB_SPACING_MS} ms deposits, and the sandbox settles the deposit at once. Latency: the ledger's ` +
           `capture time minus the moment the shift was settled (the order is placed from the cart and captured by the job alone).`,
-        figures: [
-          ["orders placed and captured", figure(latencies.length)],
-          ["p50 / p95 / max", `${ms(p50)} / ${ms(p95)} / ${ms(Math.max(...latencies))}`],
-          ["ticks / tick wall time median / max", `${tickMs.length} / ${ms(median(tickMs))} / ${ms(Math.max(...tickMs))}`],
-        ],
-        findings: [
-          `p95 [<= job interval + 1 s = ${target / 1000} s]: ` +
-            (p95 <= target
-              ? `met (${ms(p95)}).`
-              : `**missed** by ${ms(p95 - target)} (${ms(p95)}): the wait for the next tick plus the tick's own wall time, which here ` +
-                `places orders from carts (median ${ms(median(tickMs))}, max ${ms(Math.max(...tickMs))}).`),
-        ],
+        ...jobLatencyReport("orders placed and captured", latencies, tickMs, "which here places orders from carts"),
       })
     })
   },

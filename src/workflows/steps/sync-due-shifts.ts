@@ -2,6 +2,8 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { SwapShift } from "../../modules/crypto-swap/models/swap-shift"
+import { recordQuietSyncs } from "../../modules/crypto-swap/quiet-syncs"
 import { clientFor, providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
 import { goneSessions } from "../../lib/gone-sessions"
@@ -25,6 +27,10 @@ export type ReconciliationStats = {
 
 /** Rows read per tick at most; the rest stay due for the next tick. */
 const BATCH_SIZE = 10_000
+/** Due rows are loaded a page at a time, so a tick's memory does not grow with what is due. */
+const PAGE_SIZE = 500
+/** Every column a tick decides on: all but the shift's last full answer (`snapshot`, most of a row's size). */
+const DUE_COLUMNS = Object.keys(SwapShift.schema).filter((column) => column !== "snapshot" && column !== "events")
 const BULK_CHUNK = 50
 /**
  * A shift due within this long is read now. Its next read is scheduled from when this tick read it,
@@ -46,6 +52,8 @@ function budgetFor(provider: RegisteredProvider): RequestBudget {
 function unchanged(row: LedgerRow & { session_gone: boolean }, shift: Shift, provider: RegisteredProvider): boolean {
   if (shift.status !== row.status || (shift.issue ?? null) !== row.issue) return false
   if ((shift.deposits?.length ?? 0) !== ((row.deposits as unknown[] | null)?.length ?? 0)) return false
+  // The service learnt a refund address (the shopper gave it on the service's own page): recorded by a full sync.
+  if (row.kind !== "refund" && shift.refundAddress && shift.refundAddress !== row.refund_address) return false
   const decision = decideShift(shift, row, provider.options)
   const { underpayment, variablePool } = provider.options
   const plan = planShiftActions({ ...row, underpayment_wait_minutes: underpayment.waitMinutes, idle_minutes: variablePool.idleMinutes }, shift, decision, false)
@@ -74,7 +82,6 @@ async function readShifts(provider: RegisteredProvider, rows: LedgerRow[]): Prom
 }
 
 async function reconcileProvider(container: MedusaContainer, provider: RegisteredProvider, rows: LedgerRow[], stats: ReconciliationStats) {
-  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   // A hosted checkout's payer may have made another shift since: its row is synced through the checkout, never read directly.
   const direct = rows.filter((row) => row.shift_id && !row.checkout_id)
   const reads = provider.options.reconcile.bulkRead ? Math.ceil(direct.length / BULK_CHUNK) : direct.length
@@ -90,16 +97,13 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
     readable.filter((row) => row.kind === "payment" && row.payment_session_id).map((row) => row.payment_session_id!)
   )
   const now = new Date()
-  const quiet: Array<Record<string, unknown>> = []
+  const quiet: Array<{ id: string; next_sync_at: Date | null }> = []
   const eventful: LedgerRow[] = rows.filter((row) => !row.shift_id || row.checkout_id)
   for (const row of readable) {
     const shift = shifts.get(row.shift_id!)?.shift
     if (shift && unchanged({ ...row, session_gone: Boolean(row.payment_session_id && gone.has(row.payment_session_id)) }, shift, provider)) {
       quiet.push({
         id: row.id,
-        snapshot: shift as unknown as Record<string, unknown>,
-        last_synced_at: now,
-        sync_failures: 0,
         next_sync_at: nextSyncAt(
           {
             status: row.status,
@@ -119,7 +123,7 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
       eventful.push(row)
     }
   }
-  if (quiet.length) await ledger.updateSwapShifts(quiet as Array<{ id: string }>)
+  if (quiet.length) await recordQuietSyncs(container.resolve(ContainerRegistrationKeys.PG_CONNECTION), quiet, now)
 
   await mapConcurrently(eventful, provider.options.reconcile.concurrency, async (row) => {
     const { result, errors } = await syncShiftWorkflow(container).run({
@@ -131,25 +135,50 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
   })
 }
 
+/**
+ * The rows due at the tick's start, a page at a time in due order (keyset on next_sync_at, id). A row
+ * this tick already synced (its next read may fall due again within the tick) is not taken twice.
+ */
+async function* duePages(ledger: CryptoSwapModuleService, tickStart: Date): AsyncGenerator<LedgerRow[]> {
+  const until = new Date(tickStart.getTime() + DUE_GRACE_MS)
+  let after: { at: Date; id: string } | undefined
+  for (let taken = 0; taken < BATCH_SIZE; ) {
+    const page = await ledger.listSwapShifts(
+      {
+        $and: [
+          { next_sync_at: { $lte: until } },
+          { $or: [{ last_synced_at: null }, { last_synced_at: { $lt: tickStart } }] },
+          ...(after ? [{ $or: [{ next_sync_at: { $gt: after.at } }, { next_sync_at: after.at, id: { $gt: after.id } }] }] : []),
+        ],
+      },
+      { select: DUE_COLUMNS, take: Math.min(PAGE_SIZE, BATCH_SIZE - taken), order: { next_sync_at: "ASC", id: "ASC" } }
+    )
+    if (!page.length) return
+    taken += page.length
+    const last = page[page.length - 1]
+    after = { at: new Date(last.next_sync_at!), id: last.id }
+    yield page
+    if (page.length < PAGE_SIZE) return
+  }
+}
+
 /** Syncs every shift that is due, per provider, within its read budget and concurrency. */
 export const syncDueShiftsStep = createStep("crypto-swap-sync-due-shifts", async (_: void, { container }) => {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const registry = providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
-  const due = await ledger.listSwapShifts(
-    { next_sync_at: { $lte: new Date(Date.now() + DUE_GRACE_MS) } },
-    { take: BATCH_SIZE, order: { next_sync_at: "ASC" } }
-  )
-  const stats: ReconciliationStats = { due: due.length, read: 0, changed: 0, failed: 0, deferred: 0 }
-  const byProvider = new Map<string, LedgerRow[]>()
-  for (const row of due) {
-    if (!row.provider_id || !registry.has(row.provider_id)) continue
-    // Appended in place: copying the list per row made grouping a 10,000-row batch quadratic.
-    const rows = byProvider.get(row.provider_id)
-    if (rows) rows.push(row)
-    else byProvider.set(row.provider_id, [row])
-  }
-  for (const [providerId, rows] of byProvider) {
-    await reconcileProvider(container, registry.get(providerId)!, rows, stats)
+  const stats: ReconciliationStats = { due: 0, read: 0, changed: 0, failed: 0, deferred: 0 }
+  for await (const page of duePages(ledger, new Date())) {
+    stats.due += page.length
+    const byProvider = new Map<string, LedgerRow[]>()
+    for (const row of page) {
+      if (!row.provider_id || !registry.has(row.provider_id)) continue
+      const rows = byProvider.get(row.provider_id)
+      if (rows) rows.push(row)
+      else byProvider.set(row.provider_id, [row])
+    }
+    for (const [providerId, rows] of byProvider) {
+      await reconcileProvider(container, registry.get(providerId)!, rows, stats)
+    }
   }
   return new StepResponse(stats)
 })
