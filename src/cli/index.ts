@@ -2,6 +2,7 @@
 // `crypto-swap <command>`: the plugin's command line.
 import { runCheckCommand } from "./check-command"
 import { runCreateAccountCommand } from "./create-account-command"
+import { runExportCommand } from "./export-command"
 import { runRegisterWebhookCommand } from "./register-webhook-command"
 import { runSandboxCommand } from "./sandbox-command"
 
@@ -12,6 +13,7 @@ Commands:
   create-account     Create an account at the service and print its id and private key
   check              Check credentials, permissions, catalogue and settlement coin (exit 1 on a failure)
   register-webhook   Register the store's webhook for the hosted checkout
+  export             Write the accounting export (CSV or JSON) of a date range from the store's database
 
 Run "crypto-swap <command> --help" for a command's options.`
 
@@ -21,6 +23,7 @@ const commands: Record<string, (argv: string[]) => Promise<number | void>> = {
   "create-account": runCreateAccountCommand,
   check: runCheckCommand,
   "register-webhook": runRegisterWebhookCommand,
+  export: runExportCommand,
 }
 
 async function main(argv: string[]) {

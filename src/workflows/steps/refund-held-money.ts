@@ -7,6 +7,7 @@ import { assertRefundMemoAllowed } from "../../lib/refund-destination"
 import { decideLedgerRow } from "../../lib/shift/ledger-fields"
 import { heldRefundId } from "../../lib/shift/refund-ids"
 import { recordRefund } from "./record-refund"
+import { refundInsteadOfOrder } from "./refund-instead-of-order"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
 type Destination = { address?: string; memo?: string }
@@ -34,8 +35,10 @@ export async function refundHeldShift(ledger: CryptoSwapModuleService, row: Ledg
 export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow, destination: Destination = {}): Promise<void> {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
-  // Paid into a replaced session's shift, or settled short of the amount due: no order holds it.
-  const held = row.status === "settled" && !row.authorized_at && Boolean(row.flags?.paid_without_session || row.flags?.underpaid)
+  // Paid into a replaced session's shift, settled short of the amount due, or given back instead of
+  // placing its order (before the capture recorded it owed): no order holds it.
+  const held =
+    row.status === "settled" && !row.authorized_at && Boolean(row.flags?.paid_without_session || row.flags?.underpaid || row.flags?.refund_instead)
   const amount = row.refund_owed ?? (held ? row.settle_amount : null)
   if (row.kind !== "payment" || row.captured_at || !amount) {
     throw new MedusaError(
@@ -54,14 +57,21 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   }
 }
 
-/** An admin's "Refund via shift" of held money: once; answers with the payment's refund. */
+/**
+ * An admin's "Refund via shift" of held money: once; answers with the payment's refund. A settled shift
+ * whose order could not be placed is first given up on, as "refund instead" does, so its money is held.
+ */
 export const refundHeldMoneyStep = createStep(
   "crypto-swap-refund-held-money",
-  async (input: { ledger_id: string; address?: string; memo?: string }, { container }) => {
+  async (input: { ledger_id: string; actor_id: string; address?: string; memo?: string }, { container }) => {
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-    const row = await ledger.retrieveSwapShift(input.ledger_id)
+    let row = await ledger.retrieveSwapShift(input.ledger_id)
     const [already] = await ledger.listSwapShifts({ refund_id: heldRefundId(row.id) }, { select: ["id"], take: 1 })
     if (already) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This money is already being refunded.")
+    if (row.kind === "payment" && row.paid_no_order_since && row.status === "settled") {
+      await refundInsteadOfOrder(container, row, input.actor_id)
+      row = await ledger.retrieveSwapShift(input.ledger_id)
+    }
     await refundHeldMoney(container, row, { address: input.address, memo: input.memo })
     const [refund] = await ledger.listSwapShifts({ refund_id: heldRefundId(row.id) }, { select: ["id"], take: 1 })
     return new StepResponse(refund.id)

@@ -1,49 +1,55 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { sessionPayment } from "../actions/session-payment"
+import type { LedgerShift } from "../actions/shift-action"
 
 /**
  * An admin gives up placing the order of a paid shift: the authorize stops for good, a payment Medusa
  * authorized without an order is canceled, and the settled amount is recorded as owed to the shopper
  * (by the capture, once the shift settles).
  */
+export async function refundInsteadOfOrder(container: MedusaContainer, row: LedgerShift, actorId: string): Promise<void> {
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const { payment, orderId } = await sessionPayment(container, row)
+  if (row.kind !== "payment" || !row.paid_no_order_since || orderId) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      orderId
+        ? `This payment belongs to order ${orderId}: refund it from the order.`
+        : "Only a paid crypto payment whose order could not be placed can be refunded instead of placing its order."
+    )
+  }
+  if (payment?.id && !payment.canceled_at && !payment.captured_at) await container.resolve(Modules.PAYMENT).cancelPayment(payment.id)
+
+  const now = new Date()
+  const [authorize] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "authorize" })
+  const done = { state: "done" as const, done_at: now, next_attempt_at: null, outcome: "refund_instead" }
+  if (authorize) await ledger.updateSwapShiftActions({ id: authorize.id, ...done })
+  else await ledger.createSwapShiftActions({ swap_shift_id: row.id, kind: "authorize", ...done })
+  await ledger.updateSwapShifts({
+    id: row.id,
+    paid_no_order_since: null,
+    flags: { ...(row.flags ?? {}), refund_instead: { by: actorId, at: now.toISOString() } },
+    next_sync_at: now,
+  })
+  await ledger.createSwapShiftEvents({
+    swap_shift_id: row.id,
+    from_status: row.status,
+    to_status: row.status,
+    source: "admin",
+    action: "refund_instead",
+    detail: { by: actorId },
+    occurred_at: now,
+  })
+}
+
 export const refundInsteadOfOrderStep = createStep(
   "crypto-swap-refund-instead-of-order",
   async (input: { ledger_id: string; actor_id: string }, { container }) => {
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-    const row = await ledger.retrieveSwapShift(input.ledger_id)
-    const { payment, orderId } = await sessionPayment(container, row)
-    if (row.kind !== "payment" || !row.paid_no_order_since || orderId) {
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        orderId
-          ? `This payment belongs to order ${orderId}: refund it from the order.`
-          : "Only a paid crypto payment whose order could not be placed can be refunded instead of placing its order."
-      )
-    }
-    if (payment?.id && !payment.canceled_at && !payment.captured_at) await container.resolve(Modules.PAYMENT).cancelPayment(payment.id)
-
-    const now = new Date()
-    const [authorize] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "authorize" })
-    const done = { state: "done" as const, done_at: now, next_attempt_at: null, outcome: "refund_instead" }
-    if (authorize) await ledger.updateSwapShiftActions({ id: authorize.id, ...done })
-    else await ledger.createSwapShiftActions({ swap_shift_id: row.id, kind: "authorize", ...done })
-    await ledger.updateSwapShifts({
-      id: row.id,
-      paid_no_order_since: null,
-      flags: { ...(row.flags ?? {}), refund_instead: { by: input.actor_id, at: now.toISOString() } },
-      next_sync_at: now,
-    })
-    await ledger.createSwapShiftEvents({
-      swap_shift_id: row.id,
-      from_status: row.status,
-      to_status: row.status,
-      source: "admin",
-      action: "refund_instead",
-      detail: { by: input.actor_id },
-      occurred_at: now,
-    })
-    return new StepResponse(row.id)
+    await refundInsteadOfOrder(container, await ledger.retrieveSwapShift(input.ledger_id), input.actor_id)
+    return new StepResponse(input.ledger_id)
   }
 )

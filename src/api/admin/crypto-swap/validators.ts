@@ -1,4 +1,5 @@
 import { z } from "@medusajs/framework/zod"
+import { ATTENTION_REASONS, dateBound, orderedRange } from "../../../lib/accounting-export"
 
 export const registerWebhookSchema = z
   .object({
@@ -23,3 +24,35 @@ export type AdminRefundAddressBody = z.infer<typeof adminRefundAddressSchema>
 export const emptyBodySchema = z.object({}).strict()
 
 export const markRefundedSchema = z.object({ note: z.string().trim().max(500).optional() }).strict()
+
+/** Comma-separated values in one query parameter (`status=settled,waiting`), each checked. */
+const commaList = <T extends string>(item: z.ZodType<T, string>) =>
+  z
+    .string()
+    .transform((text) => text.split(",").map((value) => value.trim()).filter(Boolean))
+    .pipe(z.array(item).min(1).max(20))
+
+/** The payments page's filters: the same for its list and its totals. */
+const movementFilters = {
+  status: commaList(z.string().regex(/^[a-z_]{1,32}$/, "is not a status")).optional(),
+  kind: commaList(z.enum(["payment", "refund", "top_up"])).optional(),
+  attention: z
+    .enum(["true", "false", ...ATTENTION_REASONS])
+    .transform((value) => (value === "true" ? true : value === "false" ? false : value))
+    .optional(),
+  coin: z.string().trim().regex(/^[A-Za-z0-9]{1,20}$/, "is not a coin ticker").optional(),
+  from: dateBound(false).optional(),
+  to: dateBound(true).optional(),
+  q: z.string().trim().min(1).max(200).optional(),
+}
+
+export const paymentTotalsQuerySchema = z.object(movementFilters).strict().refine(...orderedRange)
+
+export const paymentsQuerySchema = z
+  .object({
+    ...movementFilters,
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .strict()
+  .refine(...orderedRange)

@@ -62,8 +62,9 @@ export const SwapShift = model
     status: model.text(),
     issue: model.text().nullable(),
     deposits: model.json().nullable(),
-    deposit_hash: model.text().nullable(),
-    settle_hash: model.text().nullable(),
+    /** Indexed: the payments page finds a movement by its transaction hash. */
+    deposit_hash: model.text().index().nullable(),
+    settle_hash: model.text().index().nullable(),
     /** The service's last full answer: nothing it told us is lost. */
     snapshot: model.json().nullable(),
     terminal: model.boolean().default(false),

@@ -5,10 +5,7 @@ import { catalogueFor, clientFor, providerRegistry, upstreamMetrics, type Regist
 import { SwapServiceError } from "../../../../lib/swap-service"
 import { shopperIp } from "../../../middlewares/attach-customer-ip"
 import { DEPOSIT_SEEN_STATUSES } from "../../../../lib/shift/shift-actions"
-import { heldRefundId } from "../../../../lib/shift/refund-ids"
-
-/** A refund in one of these still needs the merchant: a destination, funds, or a renewal after expiry. */
-const OPEN_REFUND_STATUSES = ["address_needed", "creating", "waiting", "pending", "processing", "settling", "review", "expired"]
+import { heldRefundId, OPEN_REFUND_STATUSES } from "../../../../lib/shift/refund-ids"
 
 /** A shift is stuck when it outlived its deadline by this much, or keeps failing to sync. */
 const STUCK_AFTER_MS = 60 * 60 * 1000
