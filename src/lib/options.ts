@@ -1,4 +1,5 @@
 import { z } from "@medusajs/framework/zod"
+import { languageSchema, MESSAGE_KEYS, placeholders, SHIPPED_LANGUAGES } from "./i18n"
 
 const decimalPercent = (max: number) =>
   z
@@ -14,6 +15,31 @@ const settlementSchema = z.object({
   address: z.string().min(1),
   memo: z.string().min(1).optional(),
 })
+
+/**
+ * The store's own shopper texts, per language: overrides of shipped ones, or a language of its own (English
+ * fills its gaps). Keys are the catalogue's (an unknown one fails boot, named); a text may use only the
+ * `{placeholders}` its English one has.
+ */
+const messagesSchema = z
+  .record(
+    languageSchema,
+    z.partialRecord(z.enum(MESSAGE_KEYS), z.string().trim().min(1).max(2000), {
+      error: (issue) => (issue.code === "invalid_key" ? "is not a message key (see src/lib/i18n/messages/en.ts)" : undefined),
+    }),
+    { error: (issue) => (issue.code === "invalid_key" ? "is not a language code such as de or it (lower case)" : undefined) }
+  )
+  .superRefine((languages, ctx) => {
+    for (const [language, texts] of Object.entries(languages)) {
+      for (const [key, value] of Object.entries(texts) as Array<[keyof typeof SHIPPED_LANGUAGES.en, string]>) {
+        const known = placeholders(SHIPPED_LANGUAGES.en[key])
+        const unknown = placeholders(value).filter((name) => !known.includes(name))
+        if (unknown.length) {
+          ctx.addIssue({ code: "custom", path: [language, key], message: `uses {${unknown.join("}, {")}}, which this message does not have` })
+        }
+      }
+    }
+  })
 
 const seconds = z.number().int().positive()
 const cadenceSeconds = z.number().min(0)
@@ -173,6 +199,7 @@ export const optionsSchema = z
       .prefault({}),
     /** Admission control of the store routes that spend the service's budget (see `admissionSchema`). */
     admission: admissionSchema.prefault({}),
+    messages: messagesSchema.optional(),
   })
   .superRefine((options, ctx) => {
     if (options.mode === "checkout" && !options.checkout) {

@@ -1,6 +1,7 @@
 import type { ConfigModule } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { parseOptions, type CryptoSwapOptions } from "./options"
+import type { MessageOverrides } from "./i18n"
 import { CachingSwapClient, CoinCatalogue, RequestMetricsRecorder, SwapServiceClient, type SwapServiceClientOptions } from "./swap-service"
 
 /** A crypto-swap provider as the store registered it under the payment module. */
@@ -103,6 +104,18 @@ export function providerRegistry(configModule: ConfigModule): Map<string, Regist
     registries.set(configModule, registry)
   }
   return registry
+}
+
+/**
+ * The store's own shopper texts (the `messages` option) of every registered provider, merged per language
+ * in registration order: the store routes answer one storefront, whichever provider a request names.
+ */
+export function storeMessages(configModule: ConfigModule): MessageOverrides {
+  const merged: MessageOverrides = {}
+  for (const { options } of providerRegistry(configModule).values()) {
+    for (const [language, texts] of Object.entries(options.messages ?? {})) merged[language] = { ...merged[language], ...texts }
+  }
+  return merged
 }
 
 export function providerById(configModule: ConfigModule, providerId: string): RegisteredProvider {

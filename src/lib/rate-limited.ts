@@ -1,4 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
+import { text, type ShopperText } from "./i18n"
 
 /** The `code` of every refusal for rate reasons: the store's own throttles and the service's 429. */
 export const RATE_LIMITED = "rate_limited"
@@ -13,9 +14,9 @@ export function waitSeconds(ms: number | undefined): number {
   return ms === undefined || !Number.isFinite(ms) ? DEFAULT_WAIT_SECONDS : Math.max(1, Math.ceil(ms / 1000))
 }
 
-/** "in 1 second", "in 40 seconds". */
-export function inSeconds(seconds: number): string {
-  return seconds === 1 ? "in 1 second" : `in ${seconds} seconds`
+/** "in 1 second", "in 40 seconds", in the shopper's language. */
+export function inSeconds(seconds: number): ShopperText {
+  return seconds === 1 ? text("wait.one_second") : text("wait.seconds", { seconds })
 }
 
 /**

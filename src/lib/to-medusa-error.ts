@@ -1,6 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { inSeconds, rateLimitedError, waitSeconds } from "./rate-limited"
 import { SwapServiceError } from "./swap-service"
+import { english, shopperError, text, withShopperText } from "./i18n"
 
 /**
  * Turns a failure of the swap service into a MedusaError a shopper or admin can act on: their own
@@ -10,20 +11,18 @@ import { SwapServiceError } from "./swap-service"
 export function toMedusaError(error: unknown, doing: string): MedusaError {
   if (error instanceof MedusaError) return error
   if (!(error instanceof SwapServiceError)) {
-    return new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Crypto payment failed while ${doing}.`)
+    return shopperError(MedusaError.Types.UNEXPECTED_STATE, text("service.failed", { doing }))
   }
   if (error.status === 429) {
     // Answered with HTTP 429 and Retry-After (rate-limited.ts); the message says how long to wait too.
     const seconds = waitSeconds(error.retryAfterMs)
-    const wait = error.retryAfterMs === undefined ? "in a minute" : inSeconds(seconds)
-    return rateLimitedError(`The crypto payment service is busy; please try again ${wait}.`, seconds)
+    const busy = text("service.busy", { wait: error.retryAfterMs === undefined ? text("wait.a_minute") : inSeconds(seconds) })
+    return withShopperText(rateLimitedError(english(busy), seconds), busy)
   }
   if (error.status === 403) {
-    return new MedusaError(
+    return shopperError(
       MedusaError.Types.NOT_ALLOWED,
-      /too many open orders/i.test(error.message)
-        ? "Too many crypto payments are open right now; please try again shortly."
-        : "Crypto payments are not available in your region."
+      text(/too many open orders/i.test(error.message) ? "service.too_many_open" : "service.region")
     )
   }
   if (error.userError) {
@@ -34,16 +33,10 @@ export function toMedusaError(error: unknown, doing: string): MedusaError {
     return new MedusaError(MedusaError.Types.INVALID_DATA, `${error.message}${range}`)
   }
   if (error.status === 404 && !/account/i.test(error.message)) {
-    return new MedusaError(MedusaError.Types.NOT_FOUND, `The crypto payment service does not know this payment (while ${doing}).`)
+    return shopperError(MedusaError.Types.NOT_FOUND, text("service.unknown_payment", { doing }))
   }
   if (error.status === 401 || error.status === 404) {
-    return new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `Crypto payments are misconfigured: the service rejected the store's credentials while ${doing}.`
-    )
+    return shopperError(MedusaError.Types.UNEXPECTED_STATE, text("service.misconfigured", { doing }))
   }
-  return new MedusaError(
-    MedusaError.Types.UNEXPECTED_STATE,
-    `The crypto payment service is unavailable right now (while ${doing}); please try again in a moment.`
-  )
+  return shopperError(MedusaError.Types.UNEXPECTED_STATE, text("service.unavailable", { doing }))
 }

@@ -5,6 +5,8 @@ import { refetchCart } from "@medusajs/medusa/api/store/carts/helpers"
 import { defaultStoreCartFields } from "@medusajs/medusa/api/store/carts/query-config"
 import { providerRegistry } from "../../lib/provider-registry"
 import { waitingMessage } from "../../lib/shift/waiting-message"
+import { english } from "../../lib/i18n"
+import { sayTo } from "../shopper-language"
 import { currentPayment } from "../store/crypto-swap/shopper-session"
 import { checkCartCompletableWorkflow } from "../../workflows/check-cart-completable"
 
@@ -53,13 +55,13 @@ export async function answerWaitingCompletion(req: MedusaRequest, res: MedusaRes
     // A cart Medusa refuses for another reason (items, payment sessions, shipping) gets Medusa's own answer.
     const { errors } = await checkCartCompletableWorkflow(req.scope).run({ input: { cart_id: cartId }, throwOnError: false })
     if (errors?.length) return next()
-    const message = waitingMessage({ deposit_amount: row.deposit_amount, deposit_coin: row.deposit_coin }, decision)
-    req.scope.resolve(ContainerRegistrationKeys.LOGGER).debug(`crypto-swap: cart ${cartId} not completed yet: ${message}`)
+    const waiting = waitingMessage({ deposit_amount: row.deposit_amount, deposit_coin: row.deposit_coin }, decision)
+    req.scope.resolve(ContainerRegistrationKeys.LOGGER).debug(`crypto-swap: cart ${cartId} not completed yet: ${english(waiting)}`)
     const { remoteQueryConfig } = await prepareRetrieveQuery({}, { defaults: defaultStoreCartFields }, req)
     res.status(200).json({
       type: "cart",
       cart: await refetchCart(cartId, req.scope, remoteQueryConfig.fields),
-      error: { message, name: "Error", type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR },
+      error: { message: sayTo(req)(waiting), name: "Error", type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR },
     })
   } catch (error) {
     next(error)

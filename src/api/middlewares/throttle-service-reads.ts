@@ -4,6 +4,7 @@ import { admissionLimiter, readBudgets, refusal } from "../../lib/admission"
 import { providerRegistry } from "../../lib/provider-registry"
 import { shopperIp } from "./attach-customer-ip"
 import { answerTooManyRequests } from "./too-many-requests"
+import { sayTo } from "../shopper-language"
 
 /**
  * The estimate and permissions routes read the service (their answers are cached briefly, see
@@ -23,7 +24,7 @@ async function throttleReads(req: MedusaRequest, res: MedusaResponse, next: Medu
     )
     if (verdict.admitted) return next()
     req.scope.resolve(ContainerRegistrationKeys.LOGGER).debug(`crypto-swap: read refused, ${verdict.scope} budget spent`)
-    answerTooManyRequests(res, refusal("reads", verdict))
+    answerTooManyRequests(res, refusal("reads", verdict, sayTo(req)))
   } catch (error) {
     next(error)
   }

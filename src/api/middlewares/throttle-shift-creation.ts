@@ -4,6 +4,7 @@ import { admissionLimiter, admitSession, refusal } from "../../lib/admission"
 import { providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { shopperIp } from "./attach-customer-ip"
 import { answerTooManyRequests } from "./too-many-requests"
+import { sayTo } from "../shopper-language"
 
 /**
  * Every crypto payment session costs a quote and a shift at the service, which allows the store about 5
@@ -17,7 +18,7 @@ async function throttle(req: MedusaRequest, res: MedusaResponse, next: MedusaNex
   const verdict = await admitSession(limiter, admission, { cart, ip: shopperIp(req) })
   if (verdict.admitted) return next()
   req.scope.resolve(ContainerRegistrationKeys.LOGGER).debug(`crypto-swap: payment session refused, ${verdict.scope} budget spent`)
-  answerTooManyRequests(res, refusal("sessions", verdict))
+  answerTooManyRequests(res, refusal("sessions", verdict, sayTo(req)))
 }
 
 /**

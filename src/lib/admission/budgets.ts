@@ -1,7 +1,8 @@
 import ipaddr from "ipaddr.js"
 import type { AdmissionOptions } from "../options"
+import { english, text, type Say } from "../i18n"
 import { inSeconds, waitSeconds, type RateLimited } from "../rate-limited"
-import type { Admission, AdmissionLimiter, Budget, BudgetScope } from "./admission-limiter"
+import type { Admission, AdmissionLimiter, Budget } from "./admission-limiter"
 
 /** What is counted: payment sessions (a quote and a shift each) or reads of the service. */
 export type AdmissionAction = "sessions" | "reads"
@@ -70,21 +71,8 @@ export function readBudgets(options: AdmissionOptions, request: { cart?: string;
   ]
 }
 
-const WHY: Record<AdmissionAction, Record<BudgetScope, string>> = {
-  sessions: {
-    ip: "Too many crypto payments were started from your connection",
-    cart: "Too many crypto payments were started for this cart",
-    store: "Crypto checkout is very busy right now",
-  },
-  reads: {
-    ip: "Too many requests from your connection",
-    cart: "Too many requests for this cart",
-    store: "Crypto checkout is very busy right now",
-  },
-}
-
-/** What the shopper is told when a budget refuses: why, and how long to wait. */
-export function refusal(action: AdmissionAction, admission: Extract<Admission, { admitted: false }>): RateLimited {
+/** What the shopper is told when a budget refuses: why, and how long to wait, in their language. */
+export function refusal(action: AdmissionAction, admission: Extract<Admission, { admitted: false }>, say: Say = english): RateLimited {
   const retryAfterSeconds = waitSeconds(admission.retryAfterMs)
-  return { message: `${WHY[action][admission.scope]}; please try again ${inSeconds(retryAfterSeconds)}.`, retryAfterSeconds }
+  return { message: say(text(`refusal.${action}.${admission.scope}`, { wait: inSeconds(retryAfterSeconds) })), retryAfterSeconds }
 }

@@ -6,6 +6,7 @@ import { depositToken } from "../deposit-token"
 import { explorerTxUrl } from "../explorers"
 import { qrCodeSvg, walletLink } from "../payment-uri"
 import type { Coin } from "../swap-service"
+import { english, text, type MessageKey, type Say, type ShopperText } from "../i18n"
 
 type LedgerRowView = {
   /** A refund shift is the store's to fund: its words are for the merchant, not the shopper. */
@@ -54,60 +55,53 @@ function addressNeeded(row: LedgerRowView): boolean {
   return !row.refund_address && depositsOf(row).some((deposit) => deposit.status === "refund")
 }
 
-const HEADLINE: Record<PaymentStage, string> = {
-  awaiting_deposit: "Waiting for your payment",
-  deposit_detected: "Payment detected, waiting for confirmation",
-  deposit_confirmed: "Payment confirmed, being processed",
-  settled: "Payment complete",
-  underpaid: "Payment received, but less than the amount due",
-  review: "Your payment is being reviewed",
-  refund: "Your payment is being refunded",
-  refunded: "Your payment was refunded",
-  expired: "This payment request has expired",
-  unknown: "Your payment is being processed",
+/** The shopper's words for a stage: the catalogue's `view.headline.<stage>`. */
+const headline = (stage: PaymentStage): ShopperText => text(`view.headline.${stage}`)
+
+/** How to pay a waiting deposit: the exact amount (fixed rate), or about the estimate within the range (variable). */
+function sendStep(row: LedgerRowView): ShopperText {
+  const memo = row.deposit_memo ? "_memo" : ""
+  const where = { coin: row.deposit_coin ?? "", network: row.deposit_network ?? "" }
+  if (row.deposit_amount && row.type !== "variable") return text(`view.next.send_exact${memo}`, { ...where, amount: row.deposit_amount })
+  const range = { ...where, min: row.deposit_min ?? "", max: row.deposit_max ?? "" }
+  return row.deposit_estimate
+    ? text(`view.next.send_about${memo}`, { ...range, estimate: row.deposit_estimate })
+    : text(`view.next.send_range${memo}`, range)
 }
 
-function nextStep(stage: PaymentStage, row: LedgerRowView): string {
+function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
+  const where = { coin: row.deposit_coin ?? "", network: row.deposit_network ?? "" }
   switch (stage) {
     case "awaiting_deposit":
-      if (!row.deposit_address) {
-        // Hosted checkout before the payer picked a coin: there is no address or amount yet.
-        return "Open the payment page to choose a coin; it shows the address and amount to send."
-      }
-      return row.deposit_amount && row.type !== "variable"
-        ? `Send exactly ${row.deposit_amount} ${row.deposit_coin} on ${row.deposit_network} to the address below${row.deposit_memo ? ", with the memo" : ""} before the deadline.`
-        : `Send ${row.deposit_estimate ? `about ${row.deposit_estimate} ${row.deposit_coin} (between ${row.deposit_min} and ${row.deposit_max})` : `between ${row.deposit_min} and ${row.deposit_max} ${row.deposit_coin}`} on ${row.deposit_network} to the address below${row.deposit_memo ? ", with the memo" : ""}.`
+      // Hosted checkout before the payer picked a coin: there is no address or amount yet.
+      return row.deposit_address ? sendStep(row) : text("view.next.choose_coin")
     case "deposit_detected":
     case "deposit_confirmed":
     case "unknown":
-      return "Nothing to do: keep this page open or come back later, your order is placed automatically."
+      return text("view.next.wait")
     case "settled":
-      return "Nothing to do: your order is confirmed."
+      return text("view.next.settled")
     case "review":
-      return "Nothing to do for now: the swap service is reviewing the deposit; this can take a few hours."
+      return text("view.next.review")
     case "refund":
-      return addressNeeded(row)
-        ? `Enter a ${row.deposit_coin} address on ${row.deposit_network} to receive your refund.`
-        : "Nothing to do: the refund is on its way to your refund address."
+      return addressNeeded(row) ? text("view.next.refund_address", where) : text("view.next.refund_on_its_way")
     case "refunded":
-      return "Nothing to do: the refund was sent to your refund address."
+      return text("view.next.refunded")
     case "expired":
       // Only a fixed-rate shift can be requoted; a checkout or variable payment starts over from the cart.
-      return row.type === "fixed"
-        ? "Request a new quote to pay again. Do not send funds to the old address."
-        : "Start a new payment from your cart. Do not send funds to the old address."
+      return text(row.type === "fixed" ? "view.next.expired_requote" : "view.next.expired_restart")
     case "underpaid": {
       if (row.flags?.held_refund) {
-        return row.refund_address
-          ? "Nothing to do: what you sent is being refunded to your refund address."
-          : `What you sent is being refunded: enter a ${row.deposit_coin} address on ${row.deposit_network} to receive it.`
+        return row.refund_address ? text("view.next.held_refunding") : text("view.next.held_refund_address", where)
       }
-      if (row.kind === "top_up") return "Less than the rest arrived: once it has settled, pay what is still missing with another top-up."
+      if (row.kind === "top_up") return text("view.next.top_up_short")
       const missing = missingOf(row)
-      if (missing && underpaymentUndecided(row.flags) && !missing.can_top_up) return "Nothing to do for now: once your deposit is confirmed, you can pay the rest here."
-      if (!missing?.can_top_up) return "Contact the store: the amount received does not cover the order."
-      const about = missing.deposit_about ? ` (about ${missing.deposit_about} ${row.deposit_coin})` : ""
-      return `${missing.amount} ${missing.currency_code.toUpperCase()} is still missing${about}. Pay the rest with a top-up to complete your order, or contact the store.`
+      if (missing && underpaymentUndecided(row.flags) && !missing.can_top_up) return text("view.next.top_up_later")
+      if (!missing?.can_top_up) return text("view.next.contact_store")
+      const owed = { amount: missing.amount, currency: missing.currency_code.toUpperCase() }
+      return missing.deposit_about
+        ? text("view.next.missing_about", { ...owed, about: missing.deposit_about, coin: row.deposit_coin ?? "" })
+        : text("view.next.missing", owed)
     }
   }
 }
@@ -136,26 +130,30 @@ function missingOf(row: LedgerRowView): { amount: string; currency_code: string;
 }
 
 /** Why the service sends a deposit back (its `issue`), in the shopper's words. */
-const SENT_BACK_BECAUSE: Record<string, string> = {
-  "order expired": "it arrived after the payment request expired",
-  "incorrect amount": "the amount sent was not the exact amount asked",
-  "max 1 deposit": "this payment had already been paid",
-  "amount under min": "the amount sent was below the minimum",
-  "too many deposits": "too many deposits were sent to this address",
+const SENT_BACK_BECAUSE: Record<string, MessageKey> = {
+  "order expired": "view.because.order_expired",
+  "incorrect amount": "view.because.incorrect_amount",
+  "max 1 deposit": "view.because.max_one_deposit",
+  "amount under min": "view.because.amount_under_min",
+  "too many deposits": "view.because.too_many_deposits",
 }
 
 /**
  * What a payment page says. A deposit the service sends back says why, and how to pay again: a fixed
  * rate is requoted in one action (the store route `requote`), anything else starts over from the cart.
  */
-function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: string; next_step: string } {
+function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: ShopperText; next_step: ShopperText } {
   const because = (stage === "refund" || stage === "refunded") && row.issue ? SENT_BACK_BECAUSE[row.issue] : undefined
-  if (!because) return { headline: HEADLINE[stage], next_step: nextStep(stage, row) }
-  const again =
-    row.type === "fixed"
-      ? "Then pay again with a new quote; do not send funds to the old address."
-      : "Then start a new payment from your cart; do not send funds to the old address."
-  return { headline: `${HEADLINE[stage]}: ${because}`, next_step: `${nextStep(stage, row)} ${again}` }
+  if (!because) return { headline: headline(stage), next_step: nextStep(stage, row) }
+  const again = text(row.type === "fixed" ? "view.next.again_requote" : "view.next.again_restart")
+  return {
+    headline: text("view.headline.sent_back", { headline: headline(stage), because: text(because) }),
+    next_step: text("view.next.sent_back", { step: nextStep(stage, row), again }),
+  }
+}
+
+function sayWording(wording: { headline: ShopperText; next_step: ShopperText }, say: Say) {
+  return { headline: say(wording.headline), next_step: say(wording.next_step) }
 }
 
 /**
@@ -187,15 +185,17 @@ function refundWording(stage: PaymentStage, row: LedgerRowView): { headline: str
     case "expired":
       return { headline: "Refund not sent: the refund shift expired unfunded", next_step: "Nothing reached the shopper. Renew the refund shift when you are ready to send (its fixed rate holds for about 15 minutes), or mark it paid by other means." }
     default:
-      return { headline: HEADLINE[stage], next_step: nextStep(stage, row) }
+      return sayWording({ headline: headline(stage), next_step: nextStep(stage, row) }, english)
   }
 }
 
 /** The QR code's text alternative: what a shopper who can't see it needs to pay (coin, amount, address). */
-function qrAlt(row: LedgerRowView, address: string): string {
-  const amount =
-    row.deposit_amount && row.type !== "variable" ? row.deposit_amount : `between ${row.deposit_min} and ${row.deposit_max}`
-  return `QR code to pay ${amount} ${row.deposit_coin} on ${row.deposit_network} to the address ${address}${row.deposit_memo ? `, with the memo ${row.deposit_memo}` : ""}.`
+function qrAlt(row: LedgerRowView, address: string): ShopperText {
+  const memo = row.deposit_memo ? "_memo" : ""
+  const payment = { coin: row.deposit_coin ?? "", network: row.deposit_network ?? "", address, memo: row.deposit_memo ?? "" }
+  return row.deposit_amount && row.type !== "variable"
+    ? text(`view.qr_alt.exact${memo}`, { ...payment, amount: row.deposit_amount })
+    : text(`view.qr_alt.range${memo}`, { ...payment, min: row.deposit_min ?? "", max: row.deposit_max ?? "" })
 }
 
 /** The live view a payment page polls: plain words, what to send where, and what happens next. */
@@ -204,7 +204,9 @@ export async function paymentView(
   stage: PaymentStage,
   /** The coins listing, for a token's contract and decimals in the wallet link. */
   catalogue: { get(): Promise<Coin[]> },
-  now = new Date()
+  now = new Date(),
+  /** The shopper's language (the store routes); English for the admin. */
+  say: Say = english
 ) {
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null
   const address = row.deposit_address
@@ -227,7 +229,8 @@ export async function paymentView(
   const depositHash = row.deposit_hash ?? depositsOf(row).find((deposit) => deposit.depositHash)?.depositHash ?? null
   // Once a deposit goes back, `settleHash` is the refund transaction, sent on the deposit network.
   const refunding = row.status === "refunding" || row.status === "refunded"
-  const wording = row.kind === "refund" ? refundWording(stage, row) : paymentWording(stage, row)
+  // A refund shift's words are the merchant's (the admin's), in English.
+  const wording = row.kind === "refund" ? refundWording(stage, row) : sayWording(paymentWording(stage, row), say)
   return {
     status: row.status,
     stage,
@@ -239,9 +242,7 @@ export async function paymentView(
       address,
       memo: row.deposit_memo,
       memo_required: Boolean(row.deposit_memo),
-      memo_warning: row.deposit_memo
-        ? "Include this memo in your transaction. Without it your deposit may be lost."
-        : null,
+      memo_warning: row.deposit_memo ? say(text("view.memo_warning")) : null,
       amount: row.type === "variable" ? null : row.deposit_amount,
       min: row.type === "variable" ? row.deposit_min : null,
       max: row.type === "variable" ? row.deposit_max : null,
@@ -261,7 +262,7 @@ export async function paymentView(
     /** The "Open in wallet" link with the exact amount; null where no standard fits (memo networks…). */
     wallet_uri: wallet,
     qr_svg: uri ? await qrCodeSvg(uri) : null,
-    qr_alt: payable ? qrAlt(row, payable) : null,
+    qr_alt: payable ? say(qrAlt(row, payable)) : null,
     transactions: {
       deposit: depositHash ? { hash: depositHash, url: explorerTxUrl(row.deposit_network, depositHash) } : null,
       settle:
@@ -269,9 +270,7 @@ export async function paymentView(
       refund:
         row.settle_hash && refunding ? { hash: row.settle_hash, url: explorerTxUrl(row.deposit_network, row.settle_hash) } : null,
     },
-    sweep_note: evm && depositHash
-      ? "On this network the service sweeps deposit addresses: the deposit hash may be the sweep transaction."
-      : null,
+    sweep_note: evm && depositHash ? say(text("view.sweep_note")) : null,
     refund: { address_needed: addressNeeded(row), address: row.refund_address },
     /** A short payment: what is still missing, and whether the shopper may pay it with a top-up. */
     missing: stage === "underpaid" ? missingOf(row) : null,

@@ -3,6 +3,7 @@ import { chooseShiftType, findCoinNetwork, isMemoNetwork, isNetworkOffline, type
 import { roundUp } from "../money"
 import type { Settlement } from "../options"
 import type { StorefrontChoice } from "./storefront-input"
+import { shopperError, text, type ShopperText } from "../i18n"
 
 /** Amounts are rounded to at most this many places: what the service shows and accepts for native coins. */
 const MAX_DECIMALS = 8
@@ -21,8 +22,8 @@ export function coinDecimals(coin: Coin, network: string): number {
   return Math.min(decimals ?? MAX_DECIMALS, MAX_DECIMALS)
 }
 
-function invalid(message: string): never {
-  throw new MedusaError(MedusaError.Types.INVALID_DATA, message)
+function invalid(refusal: ShopperText): never {
+  throw shopperError(MedusaError.Types.INVALID_DATA, refusal)
 }
 
 /**
@@ -48,24 +49,21 @@ export function planShift(coins: Coin[], settlement: Settlement, input: Storefro
   if (!input) return { type: "fixed", depositCoin: "", depositNetwork: "", settleAmount }
 
   const depositCoin = findCoinNetwork(coins, input.deposit_coin, input.deposit_network)
-  if (!depositCoin) invalid(`${input.deposit_coin} on ${input.deposit_network} is not a coin and network the service accepts.`)
+  if (!depositCoin) invalid(text("coin.not_accepted", { coin: input.deposit_coin, network: input.deposit_network }))
   if (isNetworkOffline(depositCoin, input.deposit_network, "deposit")) {
-    invalid(`${depositCoin.coin} on ${input.deposit_network} is temporarily unavailable; please choose another coin or network.`)
+    invalid(text("coin.offline", { coin: depositCoin.coin, network: input.deposit_network }))
   }
   if (isNetworkOffline(settleCoin, settlement.network, "settle")) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Crypto payments are temporarily unavailable; please try again later.")
+    throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.temporarily_unavailable"))
   }
   if (
     depositCoin.coin.toLowerCase() === settleCoin.coin.toLowerCase() &&
     input.deposit_network.toLowerCase() === settlement.network.toLowerCase()
   ) {
-    invalid(
-      `${depositCoin.coin} on ${input.deposit_network} is what the store receives; pay with another coin or network ` +
-        "(or send it directly to the store by other means)."
-    )
+    invalid(text("coin.is_settlement_session", { coin: depositCoin.coin, network: input.deposit_network }))
   }
   if (input.refund_memo && !isMemoNetwork(depositCoin, input.deposit_network)) {
-    invalid(`${input.deposit_network} takes no memo: leave the refund memo empty.`)
+    invalid(text("coin.no_refund_memo", { network: input.deposit_network }))
   }
   const type = chooseShiftType(
     coins,

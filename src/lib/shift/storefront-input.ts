@@ -1,6 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "@medusajs/framework/zod"
 import { describeIssues } from "../describe-issues"
+import { shopperError, text } from "../i18n"
 
 const token = (max: number) =>
   z
@@ -38,7 +39,7 @@ export type StorefrontChoice = z.output<typeof storefrontChoiceSchema>
 export function parseStorefrontInput<T extends z.ZodType>(schema: T, data: unknown): z.output<T> {
   const parsed = schema.safeParse(data ?? {})
   if (!parsed.success) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid crypto payment details: ${describeIssues(parsed.error)}`)
+    throw shopperError(MedusaError.Types.INVALID_DATA, text("store.invalid_details", { issues: describeIssues(parsed.error) }))
   }
   return parsed.data
 }

@@ -1,13 +1,13 @@
 import type { StatusDecision } from "./status-map"
+import { text, type ShopperText } from "../i18n"
 
 /** What a shopper who tries to place the order before the payment allows it is told, by stage. */
-export function waitingMessage(payment: { deposit_amount?: string | null; deposit_coin?: string | null }, decision: Pick<StatusDecision, "stage">): string {
+export function waitingMessage(payment: { deposit_amount?: string | null; deposit_coin?: string | null }, decision: Pick<StatusDecision, "stage">): ShopperText {
   if (decision.stage === "awaiting_deposit") {
-    const amount = payment.deposit_amount ? `${payment.deposit_amount} ` : ""
-    return `Waiting for your deposit: send ${amount}${payment.deposit_coin ?? "crypto"} to the address shown.`
+    const coin = payment.deposit_coin ?? text("cart.waiting.any_coin")
+    return payment.deposit_amount
+      ? text("cart.waiting.deposit_amount", { amount: payment.deposit_amount, coin })
+      : text("cart.waiting.deposit", { coin })
   }
-  if (decision.stage === "review") {
-    return "Your deposit is being reviewed by the swap service; the order is placed as soon as it clears."
-  }
-  return "Your deposit has been received and is being confirmed; the order is placed automatically once it is."
+  return text(decision.stage === "review" ? "cart.waiting.review" : "cart.waiting.confirming")
 }

@@ -44,6 +44,7 @@ import { decideStatus, statusPolicy, type StatusDecision } from "../../lib/shift
 import { syncObservation } from "../../lib/shift/sync-observation"
 import { SHIFT_CREATED_EVENT } from "../../lib/shift/plugin-events"
 import { waitingMessage } from "../../lib/shift/waiting-message"
+import { shopperError, text } from "../../lib/i18n"
 import { parseStorefrontInput, storefrontInputSchema, type StorefrontInput } from "../../lib/shift/storefront-input"
 
 type InjectedDependencies = { logger: Logger; event_bus?: IEventBusModuleService }
@@ -109,7 +110,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       decision.session === PaymentSessionStatus.REQUIRES_MORE
     ) {
       // Returned as an authorization error so the storefront gets this message with the cart, not a bare 400.
-      throw new MedusaError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, waitingMessage(refreshed, decision))
+      throw shopperError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, waitingMessage(refreshed, decision))
     }
     return { status: decision.session, data: refreshed }
   }
@@ -424,10 +425,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   private settlementFor(currency: string): Settlement {
     const settlement = this.options_.settlement[currency]
     if (!settlement) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `Crypto payments are not set up for ${currency.toUpperCase()}: the store has no settlement wallet for this currency.`
-      )
+      throw shopperError(MedusaError.Types.INVALID_DATA, text("store.currency_no_wallet", { currency: currency.toUpperCase() }))
     }
     return settlement
   }

@@ -7,6 +7,7 @@ import { depositEstimate, openShift } from "../../lib/shift/open-shift"
 import { planShift } from "../../lib/shift/shift-plan"
 import { paymentClosed, stillMissing, underpaymentUndecided } from "../../lib/shift/underpayment"
 import { toMedusaError } from "../../lib/to-medusa-error"
+import { shopperError, text, type MessageKey } from "../../lib/i18n"
 import { recordNewShift } from "./record-new-shift"
 import { assertVariableShiftRoom } from "./variable-pool"
 
@@ -17,7 +18,7 @@ const CLOSED = new Set(["settled", "expired", "refunded"])
 /** A waiting top-up this close to its end is not offered again: the shopper could not pay it in time. */
 const REUSE_MARGIN_MS = 2 * 60_000
 
-const refused = (message: string) => new MedusaError(MedusaError.Types.NOT_ALLOWED, message)
+const refused = (key: MessageKey) => shopperError(MedusaError.Types.NOT_ALLOWED, text(key))
 
 /**
  * A second shift for what a short payment still misses: the same coin and network, at a fixed rate where
@@ -35,12 +36,12 @@ export const createTopUpShiftStep = createStep(
     // Only once the deposit is confirmed: one still pending or in review may yet be sent back.
     const confirmed = CONFIRMED.has(decision.effectiveStatus)
     if (row.kind !== "payment" || decision.stage !== "underpaid" || !confirmed || !underpaymentUndecided(row.flags) || paymentClosed(row) || !missing) {
-      throw refused("Only a payment whose confirmed deposit is short of the amount due, and that is not being refunded or held, can be topped up.")
+      throw refused("top_up.not_allowed")
     }
     const now = Date.now()
     const [latest] = await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { take: 1, order: { created_at: "DESC" } })
     if (latest && !CLOSED.has(latest.status)) {
-      if (latest.status !== "waiting") throw refused("A top-up for this payment is already on its way.")
+      if (latest.status !== "waiting") throw refused("top_up.on_its_way")
       if (!latest.expires_at || new Date(latest.expires_at).getTime() - now > REUSE_MARGIN_MS) return new StepResponse(latest.id)
     }
 

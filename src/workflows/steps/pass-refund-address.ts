@@ -5,6 +5,7 @@ import { clientFor, providerById } from "../../lib/provider-registry"
 import { assertRefundMemoAllowed } from "../../lib/refund-destination"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { toMedusaError } from "../../lib/to-medusa-error"
+import { shopperError, text } from "../../lib/i18n"
 import { restartRefundShiftAction } from "./refund-shift-state"
 
 export type PassRefundAddressInput = {
@@ -27,13 +28,13 @@ export const passRefundAddressStep = createStep(
   async (input: PassRefundAddressInput, { container }) => {
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const row = await ledger.retrieveSwapShift(input.ledger_id)
-    if (row.terminal) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This shift is over ("${row.status}").`)
+    if (row.terminal) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("refund.shift_over", { status: row.status }))
     const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
     if (row.kind === "refund") {
       // A destination the service refused (the shift could not be made) may be corrected; once made, it stays.
       const correcting = row.status === "creating" && !row.shift_id && input.source === "admin"
       if (row.status !== "address_needed" && !correcting) {
-        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This refund already has its destination; it can't be changed.")
+        throw shopperError(MedusaError.Types.NOT_ALLOWED, text("refund.destination_set"))
       }
       await assertRefundMemoAllowed(provider, row.settle_coin ?? "", row.settle_network ?? "", input.memo)
       const now = new Date()
@@ -58,7 +59,7 @@ export const passRefundAddressStep = createStep(
       // Kept for the sync that follows, which passes it on while the service waits for it: the admin's
       // answer holds the address whatever the service says then (a refusal waits in the action's record).
       if ((row.snapshot as { refundAddress?: string } | null)?.refundAddress) {
-        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment already has a refund address; it can't be changed.")
+        throw shopperError(MedusaError.Types.NOT_ALLOWED, text("refund.address_set"))
       }
       await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", input.memo)
       await ledger.updateSwapShifts({ id: row.id, refund_address: input.address, refund_memo: input.memo ?? null })
@@ -72,10 +73,10 @@ export const passRefundAddressStep = createStep(
         shift?.status === "refund" ||
         (shift?.status === "multiple" && (shift.deposits ?? []).some((deposit) => deposit.status === "refund"))
       if (shift?.refundAddress) {
-        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment already has a refund address; it can't be changed.")
+        throw shopperError(MedusaError.Types.NOT_ALLOWED, text("refund.address_set"))
       }
       if (!shift || !awaitingRefund) {
-        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "A refund address can only be given while the payment waits for a refund.")
+        throw shopperError(MedusaError.Types.NOT_ALLOWED, text("refund.not_waiting"))
       }
       await assertRefundMemoAllowed(provider, shift.depositCoin ?? row.deposit_coin ?? "", shift.depositNetwork ?? row.deposit_network ?? "", input.memo)
       const updated = await client.setRefundAddress(shift.id, { address: input.address, memo: input.memo })

@@ -2,6 +2,7 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { registeredProviders, type RegisteredProvider } from "../../lib/provider-registry"
+import { shopperError, text } from "../../lib/i18n"
 
 /**
  * Refuses a new variable-rate payment shift when the account's open variable shifts (every provider on
@@ -18,9 +19,6 @@ export async function assertVariableShiftRoom(container: MedusaContainer, provid
     .resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     .listAndCountSwapShifts({ type: "variable", terminal: false, provider_id: sameAccount }, { select: ["id"], take: 1 })
   if (open >= limit - reservedForRefunds) {
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      "Too many payments in coins paid at a variable rate are open right now: please pay with another coin or network (most are paid at a fixed rate), or try again in a few minutes."
-    )
+    throw shopperError(MedusaError.Types.NOT_ALLOWED, text("refusal.variable_pool"))
   }
 }

@@ -6,10 +6,11 @@ import { recordPaymentShiftWorkflow } from "../../../workflows/record-payment-sh
 import { syncShiftWorkflow } from "../../../workflows/sync-shift"
 import { decideLedgerRow } from "../../../lib/shift/ledger-fields"
 import { paymentView } from "../../../lib/shift/payment-view"
+import { shopperError, text, type Say } from "../../../lib/i18n"
 import { parseInput } from "../../parse-input"
 import { sessionIdSchema } from "./validators"
 
-const NOT_FOUND = "No crypto payment with this id belongs to this cart"
+const notFound = () => shopperError(MedusaError.Types.NOT_FOUND, text("store.session_not_found"))
 /** However many pages poll, the service is read at most once per this long per session. */
 export const PAGE_READ_CACHE_MS = 3000
 
@@ -32,14 +33,14 @@ export async function shopperSession(scope: MedusaContainer, sessionId: string, 
   // A provider the store no longer registers can't be followed: answered like any other unknown session.
   const provider = session ? providerRegistry(scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(session.provider_id) : undefined
   if (!session || !provider) {
-    throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
+    throw notFound()
   }
   const { data: links } = await query.graph({
     entity: "cart_payment_collection",
     fields: ["cart_id"],
     filters: { payment_collection_id: session.payment_collection_id, cart_id: cartId },
   })
-  if (!links.length) throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
+  if (!links.length) throw notFound()
   return { session, provider: provider as RegisteredProvider }
 }
 
@@ -51,12 +52,12 @@ export async function ledgerRowForSession(scope: MedusaContainer, session: Shopp
   const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const data = (session.data ?? {}) as { shift_id?: string; checkout_id?: string }
   const filter = data.checkout_id ? { checkout_id: data.checkout_id } : data.shift_id ? { shift_id: data.shift_id } : null
-  if (!filter) throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
+  if (!filter) throw notFound()
   const [known] = await ledger.listSwapShifts(filter, { take: 1 })
   if (known) return known
   await recordPaymentShiftWorkflow(scope).run({ input: { session_id: session.id, source: "storefront" } })
   const [recorded] = await ledger.listSwapShifts(filter, { take: 1 })
-  if (!recorded) throw new MedusaError(MedusaError.Types.NOT_FOUND, NOT_FOUND)
+  if (!recorded) throw notFound()
   return recorded
 }
 
@@ -119,7 +120,7 @@ export async function recordViewed(ledger: CryptoSwapModuleService, rows: Array<
 }
 
 /** What a payment page shows: the session, the payment in plain words, and the open top-up paying its rest. */
-export async function sessionView(scope: MedusaContainer, session: ShopperSession, provider: RegisteredProvider, cartId: string) {
+export async function sessionView(scope: MedusaContainer, session: ShopperSession, provider: RegisteredProvider, cartId: string, say: Say) {
   const { row, decision, topUp } = await currentPayment(scope, session, provider, cartId, PAGE_READ_CACHE_MS)
   const catalogue = catalogueFor(provider)
   return {
@@ -131,13 +132,13 @@ export async function sessionView(scope: MedusaContainer, session: ShopperSessio
       pay_url: (session.data?.pay_url as string | undefined) ?? null,
     },
     payment: {
-      ...(await paymentView(row, decision.stage, catalogue)),
+      ...(await paymentView(row, decision.stage, catalogue, new Date(), say)),
       top_up: topUp
         ? {
             // The shopper's own shift, like the payment's in the session's data.
             shift_id: topUp.shift_id,
             amount_due: topUp.amount_due,
-            ...(await paymentView(topUp, decideLedgerRow(topUp, provider.options).stage, catalogue)),
+            ...(await paymentView(topUp, decideLedgerRow(topUp, provider.options).stage, catalogue, new Date(), say)),
           }
         : null,
     },

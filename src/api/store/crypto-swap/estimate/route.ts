@@ -6,6 +6,7 @@ import { coveringDeposit, ESTIMATE_MARGIN_PERCENT } from "../../../../lib/shift/
 import { findCoinNetwork, isNetworkOffline } from "../../../../lib/swap-service"
 import { coinDecimals } from "../../../../lib/shift/shift-plan"
 import { toMedusaError } from "../../../../lib/to-medusa-error"
+import { shopperError, text } from "../../../../lib/i18n"
 import { parseInput } from "../../../parse-input"
 import { cartProvider } from "../store-provider"
 import { estimateQuerySchema } from "../validators"
@@ -20,21 +21,15 @@ export async function GET(req: MedusaRequest, res: MedusaResponse) {
     const coins = await catalogueFor(provider).get()
     const deposit = findCoinNetwork(coins, coin, network)
     if (!deposit) {
-      throw new MedusaError(MedusaError.Types.INVALID_DATA, `${coin} on ${network} is not a coin and network the service accepts.`)
+      throw shopperError(MedusaError.Types.INVALID_DATA, text("coin.not_accepted", { coin, network }))
     }
     // The catalogue's spelling of the network, not the shopper's ("BITCOIN" is bitcoin).
     network = deposit.networks.find((offered) => offered.toLowerCase() === network.toLowerCase()) ?? network
     if (isNetworkOffline(deposit, network, "deposit")) {
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        `${deposit.coin} on ${network} is temporarily unavailable; please choose another coin or network.`
-      )
+      throw shopperError(MedusaError.Types.NOT_ALLOWED, text("coin.offline", { coin: deposit.coin, network }))
     }
     if (deposit.coin.toLowerCase() === settlement.coin.toLowerCase() && network.toLowerCase() === settlement.network.toLowerCase()) {
-      throw new MedusaError(
-        MedusaError.Types.INVALID_DATA,
-        `${deposit.coin} on ${network} is what the store receives: pay with another coin or network.`
-      )
+      throw shopperError(MedusaError.Types.INVALID_DATA, text("coin.is_settlement", { coin: deposit.coin, network }))
     }
     const amountDue = toDecimalString(cart.total as string)
     // Pair rates cached per pair and amount band, and shared by shoppers asking at once (`readsFor`).

@@ -1,4 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { sayTo } from "../../../../shopper-language"
 import { parseInput } from "../../../../parse-input"
 import { sessionQuerySchema } from "../../validators"
 import { sessionView, shopperSession } from "../../shopper-session"
@@ -10,5 +11,5 @@ import { sessionView, shopperSession } from "../../shopper-session"
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const { cart_id } = parseInput(sessionQuerySchema, req.query)
   const { session, provider } = await shopperSession(req.scope, req.params.id, cart_id)
-  res.json(await sessionView(req.scope, session, provider, cart_id))
+  res.json(await sessionView(req.scope, session, provider, cart_id, sayTo(req)))
 }

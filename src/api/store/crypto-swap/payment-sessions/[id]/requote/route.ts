@@ -2,6 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { createPaymentSessionsWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { CryptoSwapSessionData } from "../../../../../../lib/shift/session-data"
+import { shopperError, text } from "../../../../../../lib/i18n"
 import { syncShiftWorkflow } from "../../../../../../workflows/sync-shift"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../../../modules/crypto-swap"
 import { shopperIp } from "../../../../../middlewares/attach-customer-ip"
@@ -32,20 +33,17 @@ async function requote(req: MedusaRequest, cartId: string) {
     data: [cart],
   } = await query.graph({ entity: "cart", fields: ["id", "completed_at"], filters: { id: cartId } })
   if (cart?.completed_at) {
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      "The order for this cart was already placed: an expired payment can't be requoted for it."
-    )
+    throw shopperError(MedusaError.Types.NOT_ALLOWED, text("requote.order_placed"))
   }
   const row = await ledgerRowForSession(req.scope, session)
   await syncShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, source: "storefront" }, throwOnError: false })
   const current = await req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).retrieveSwapShift(row.id)
   if (!REQUOTABLE.has(current.status) || current.type !== "fixed") {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only an expired fixed-rate payment, or one whose deposit the service sent back, can be requoted.")
+    throw shopperError(MedusaError.Types.NOT_ALLOWED, text("requote.not_requotable"))
   }
   // This page is where the deposit's refund address is given: it must not go away before one is known.
   if (current.status === "refund" && !current.refund_address) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "First give an address to send your deposit back to; then pay again.")
+    throw shopperError(MedusaError.Types.NOT_ALLOWED, text("requote.address_first"))
   }
   const data = session.data as unknown as CryptoSwapSessionData
   const ip = shopperIp(req)

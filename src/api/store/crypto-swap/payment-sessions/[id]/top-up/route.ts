@@ -1,6 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { createTopUpShiftWorkflow } from "../../../../../../workflows/create-top-up-shift"
 import { shopperIp } from "../../../../../middlewares/attach-customer-ip"
+import { sayTo } from "../../../../../shopper-language"
 import { parseInput } from "../../../../../parse-input"
 import { cartBodySchema } from "../../../validators"
 import { currentPayment, PAGE_READ_CACHE_MS, sessionView, shopperSession } from "../../../shopper-session"
@@ -14,5 +15,5 @@ export async function POST(req: MedusaRequest, res: MedusaResponse) {
   const { session, provider } = await shopperSession(req.scope, req.params.id, cart_id)
   const { row } = await currentPayment(req.scope, session, provider, cart_id, PAGE_READ_CACHE_MS)
   await createTopUpShiftWorkflow(req.scope).run({ input: { ledger_id: row.id, customer_ip: shopperIp(req) } })
-  res.status(201).json(await sessionView(req.scope, session, provider, cart_id))
+  res.status(201).json(await sessionView(req.scope, session, provider, cart_id, sayTo(req)))
 }
