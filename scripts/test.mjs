@@ -8,7 +8,7 @@
 // (`reliability` runs only the reliability suite, which `integration` and `all` run after the HTTP one;
 // `demo` runs the demo and the browser tests; `fuzz` (`npm run test:fuzz`) runs the property tests with a
 // fresh random seed and more runs: see integration-tests/helpers/property-runs.ts.)
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { randomInt } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { CHROMIUM_PATH } from "./lib/chromium.mjs"
@@ -48,6 +48,25 @@ function run(label, args, env = {}, report) {
   return passed
 }
 
+/**
+ * Runs node with `args` beside whatever runs next, its output held back and printed when it ends; the
+ * promise says whether it passed (counted as one test).
+ */
+function runBeside(label, args) {
+  const child = spawn(process.execPath, args, { cwd: root, env: process.env })
+  const output = []
+  child.stdout.on("data", (chunk) => output.push(chunk))
+  child.stderr.on("data", (chunk) => output.push(chunk))
+  return new Promise((resolve) =>
+    child.on("close", (code) => {
+      console.log(`\n=== ${label} (ran beside the step before)`)
+      process.stdout.write(Buffer.concat(output))
+      totals[code === 0 ? "passed" : "failed"] += 1
+      resolve(code === 0)
+    })
+  )
+}
+
 const reportFile = (name, extension) => path.join(reports, `${++runs}-${name.replace(/[^\w-]+/g, "-")}.${extension}`)
 const JEST = path.join(root, "node_modules/jest/bin/jest.js")
 
@@ -80,9 +99,11 @@ const failures = []
 if (what === "unit" || what === "all") {
   // `npm ci` refuses a lock file that leaves out a platform's optional package: caught here first.
   if (!run("lock file completeness", ["scripts/check-lockfile.mjs"])) failures.push("lock file")
-  // The build type-checks the plugin; this covers what it leaves out: tests and benchmarks.
-  if (!run("tsc -p tsconfig.tests.json", [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.tests.json"])) failures.push("types")
+  // The build type-checks the plugin; this covers what it leaves out: tests and benchmarks. Both it and
+  // the unit tests keep about one core busy, so they run side by side.
+  const types = runBeside("tsc -p tsconfig.tests.json", [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.tests.json"])
   if (!jest("unit", rest)) failures.push("unit")
+  if (!(await types)) failures.push("types")
 }
 if (what === "integration" || what === "all") {
   await withPostgres({}, (env) => {
