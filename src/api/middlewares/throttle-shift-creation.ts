@@ -1,6 +1,6 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { admissionLimiter, admitSession, refusal } from "../../lib/admission"
+import { admissionLimiter, admitSession, refusal, sessionNotMade } from "../../lib/admission"
 import { providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { shopperIp } from "./attach-customer-ip"
 import { answerTooManyRequests } from "./too-many-requests"
@@ -15,8 +15,16 @@ async function throttle(req: MedusaRequest, res: MedusaResponse, next: MedusaNex
   const { admission } = provider.options
   if (!admission.enabled) return next()
   const limiter = admissionLimiter(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE), req.scope.resolve(ContainerRegistrationKeys.LOGGER))
-  const verdict = await admitSession(limiter, admission, { cart, ip: shopperIp(req) })
-  if (verdict.admitted) return next()
+  const ip = shopperIp(req)
+  const verdict = await admitSession(limiter, admission, { cart, ip })
+  if (verdict.admitted) {
+    // Refused further on (the service's 429, bad input: 4xx, nothing made) or failed (5xx: the service may
+    // have made the shift): no session was started, the shopper is still new.
+    res.once("finish", () => {
+      if (res.statusCode >= 300) void sessionNotMade(limiter, admission, ip, res.statusCode < 500)
+    })
+    return next()
+  }
   req.scope.resolve(ContainerRegistrationKeys.LOGGER).debug(`crypto-swap: payment session refused, ${verdict.scope} budget spent`)
   answerTooManyRequests(res, refusal("sessions", verdict, sayTo(req)))
 }

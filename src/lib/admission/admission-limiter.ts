@@ -63,6 +63,12 @@ export class AdmissionLimiter {
       const key = counterKey(budget.key)
       let refusedBy: RateLimiterRes
       try {
+        // A share already used up is refused without counting: a flood of refused requests, each counted
+        // until given back, would otherwise fill the budget for a moment at a time and refuse others.
+        if (budget.admitUpTo !== undefined && budget.admitUpTo < budget.perMinute) {
+          const current = await limiter.get(key)
+          if (current && current.consumedPoints >= budget.admitUpTo) throw current
+        }
         const counted = await limiter.consume(key)
         taken.push({ limiter, key })
         if (budget.admitUpTo === undefined || counted.consumedPoints <= budget.admitUpTo) continue
@@ -89,6 +95,48 @@ export class AdmissionLimiter {
     } catch (error) {
       this.onStoreError(error)
       return 0
+    }
+  }
+
+  /** Makes `key` wait `ms` before it asks for `action` again (a refusal's Retry-After); see `asksEarly`. */
+  async makeWait(action: string, key: string, ms: number): Promise<void> {
+    await this.ready
+    try {
+      await this.limiter(`${action}:wait`, 1).block(counterKey(key), Math.max(1, ms) / 1000)
+    } catch (error) {
+      this.onStoreError(error)
+    }
+  }
+
+  /** Whether `key` asks for `action` before the wait it was given ran out. */
+  async asksEarly(action: string, key: string): Promise<boolean> {
+    await this.ready
+    try {
+      const waiting = await this.limiter(`${action}:wait`, 1).get(counterKey(key))
+      return Boolean(waiting && waiting.consumedPoints > 1 && waiting.msBeforeNext > 0)
+    } catch (error) {
+      this.onStoreError(error)
+      return false
+    }
+  }
+
+  /** Gives back what an admitted request took from one of its budgets: it spent nothing after all. */
+  async giveBack(action: string, budget: Budget): Promise<void> {
+    await this.ready
+    try {
+      await this.limiter(`${action}:${budget.scope}`, budget.perMinute).reward(counterKey(budget.key))
+    } catch (error) {
+      this.onStoreError(error)
+    }
+  }
+
+  /** Takes back one `remember` of `action` for `key`: what it counted did not happen. */
+  async forget(action: string, key: string, windowSeconds: number): Promise<void> {
+    await this.ready
+    try {
+      await this.limiter(`${action}:recent`, RECENT_CAP, windowSeconds).reward(counterKey(key))
+    } catch (error) {
+      this.onStoreError(error)
     }
   }
 

@@ -39,27 +39,46 @@ export function sessionBudgets(options: AdmissionOptions, request: { cart: strin
   ]
 }
 
+/** A shopper who asked this often before their Retry-After ran out does not wait as told: a flood. */
+const EARLY_ASKS_OF_A_REPEAT_SHOPPER = 3
+
 /**
- * A shopper refused this often lately did not wait as Retry-After said: a storefront that does is refused
- * about once a minute while the store is busy.
+ * A refused shopper is told to wait this much less than the refusal's wait, so that a storefront retrying
+ * right when Retry-After (whole seconds, rounded up) runs out is never early.
  */
-const REFUSALS_OF_A_REPEAT_SHOPPER = 3
+const WAIT_GRACE_MS = 1000
 
 /**
  * Admits a payment session against `sessionBudgets`. A repeat shopper is one who, in the last
- * `repeatShopperMinutes`, started a session or kept asking while refused; both are remembered here.
+ * `repeatShopperMinutes`, started a session or kept asking before their Retry-After ran out; both are
+ * remembered here. A storefront that waits as told stays a new shopper however long the store is busy.
  */
 export async function admitSession(limiter: AdmissionLimiter, options: AdmissionOptions, request: { cart: string; ip: string | undefined }): Promise<Admission> {
   const shopper = shopperKey(request.ip)
   const windowSeconds = options.repeatShopperMinutes * 60
-  const [started, refused] = await Promise.all([
+  const [started, earlier, early] = await Promise.all([
     limiter.recent("sessions", shopper, windowSeconds),
-    limiter.recent("sessions-refused", shopper, windowSeconds),
+    limiter.recent("sessions-early", shopper, windowSeconds),
+    limiter.asksEarly("sessions", shopper),
   ])
-  const repeatShopper = started > 0 || refused >= REFUSALS_OF_A_REPEAT_SHOPPER
+  const repeatShopper = started > 0 || earlier + (early ? 1 : 0) >= EARLY_ASKS_OF_A_REPEAT_SHOPPER
   const admission = await limiter.admit("sessions", sessionBudgets(options, { cart: request.cart, ip: shopper, repeatShopper }))
-  await limiter.remember(admission.admitted ? "sessions" : "sessions-refused", shopper, windowSeconds)
+  if (admission.admitted) await limiter.remember("sessions", shopper, windowSeconds)
+  else await limiter.makeWait("sessions", shopper, admission.retryAfterMs - WAIT_GRACE_MS)
+  if (early) await limiter.remember("sessions-early", shopper, windowSeconds)
   return admission
+}
+
+/**
+ * An admitted session that was not made after all: the shopper has not started one and stays a new
+ * shopper. When nothing was spent upstream either (`refused`: the service's 429, whose own Retry-After
+ * then tells the wait, or input refused before any call), its place in the store's minute is given back:
+ * the service's window slides where the store's counts by the minute, and a shopper it refused at the
+ * start of the store's minute must not lose the whole minute to it.
+ */
+export async function sessionNotMade(limiter: AdmissionLimiter, options: AdmissionOptions, ip: string | undefined, refused: boolean): Promise<void> {
+  await limiter.forget("sessions", shopperKey(ip), options.repeatShopperMinutes * 60)
+  if (refused) await limiter.giveBack("sessions", { scope: "store", key: STORE, perMinute: options.sessionsPerStorePerMinute })
 }
 
 /** The budgets a read (estimate, permissions) must fit in; the cart's only where the request names one. */

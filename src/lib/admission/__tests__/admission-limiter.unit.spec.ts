@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import type { Redis as RedisClient } from "ioredis"
 import type { RateLimiterAbstract } from "rate-limiter-flexible"
 import { admissionSchema } from "../../options"
-import { admitSession, AdmissionLimiter, memoryLimiters, readBudgets, redisLimiters, refusal, sessionBudgets, shopperKey, type LimiterFactory } from ".."
+import { admitSession, AdmissionLimiter, memoryLimiters, readBudgets, redisLimiters, refusal, sessionBudgets, sessionNotMade, shopperKey, type LimiterFactory } from ".."
 
 const DEFAULTS = admissionSchema.parse({})
 
@@ -144,31 +144,83 @@ describe("AdmissionLimiter in memory", () => {
     expect(await session(next, "collection:honest-3", "198.51.100.3")).toMatchObject({ admitted: false, scope: "store" })
   })
 
-  it("remembers the sessions a shopper started and the refusals they got", async () => {
+  it("refuses repeat shoppers over their share without counting them, so their flood never fills the store's minute even for a moment", async () => {
+    const counted: string[] = []
+    const base = memoryLimiters()
+    const limiter = new AdmissionLimiter((name, points, duration) => {
+      const made = base(name, points, duration)
+      const consume = made.consume.bind(made)
+      made.consume = (key, ...rest) => {
+        counted.push(name)
+        return consume(key, ...rest)
+      }
+      return made
+    })
+    const repeat = ["203.0.113.1", "203.0.113.2", "203.0.113.3", "203.0.113.4"]
+    for (const ip of repeat) await limiter.remember("sessions", ip, 15 * 60)
+    expect((await session(limiter, "collection:r1", repeat[0])).admitted).toBe(true)
+    expect((await session(limiter, "collection:r2", repeat[1])).admitted).toBe(true)
+    const storeCounts = counted.filter((name) => name === "sessions:store").length
+    const refused = await Promise.all(repeat.flatMap((ip, i) => [1, 2, 3].map((n) => session(limiter, `collection:f${i}${n}`, ip))))
+    expect(refused.every((answer) => !answer.admitted)).toBe(true)
+    expect(counted.filter((name) => name === "sessions:store").length).toBe(storeCounts)
+    expect(await session(limiter, "collection:new", "198.51.100.1")).toEqual({ admitted: true })
+  })
+
+  it("remembers the sessions a shopper started and how often they asked before their wait ran out", async () => {
     const limiter = new AdmissionLimiter(memoryLimiters())
     const window = DEFAULTS.repeatShopperMinutes * 60
     expect((await session(limiter, "collection:a", "203.0.113.7")).admitted).toBe(true)
     expect((await session(limiter, "collection:b", "203.0.113.7")).admitted).toBe(true)
+    // Refused (its IP's budget), then asking again at once: early.
+    expect((await session(limiter, "collection:c", "203.0.113.7")).admitted).toBe(false)
+    expect(await limiter.asksEarly("sessions", "203.0.113.7")).toBe(true)
     expect((await session(limiter, "collection:c", "203.0.113.7")).admitted).toBe(false)
     expect(await limiter.recent("sessions", "203.0.113.7", window)).toBe(2)
-    expect(await limiter.recent("sessions-refused", "203.0.113.7", window)).toBe(1)
+    expect(await limiter.recent("sessions-early", "203.0.113.7", window)).toBe(1)
     expect(await limiter.recent("sessions", "198.51.100.1", window)).toBe(0)
+    expect(await limiter.asksEarly("sessions", "198.51.100.1")).toBe(false)
   })
 
-  it("treats a shopper who keeps asking while refused as a repeat shopper, and one who waits as a new one", async () => {
+  it("keeps a shopper new, and gives back their place in the store's minute, when the service refused the session they were admitted for", async () => {
     const limiter = new AdmissionLimiter(memoryLimiters())
-    // The store's minute is spent.
-    for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4"]) expect((await session(limiter, `collection:${ip}`, ip)).admitted).toBe(true)
-    // A client that ignores Retry-After asks again and again; a storefront that waits asks once.
-    for (let attempt = 0; attempt < 3; attempt++) expect((await session(limiter, "collection:hammer", "203.0.113.5")).admitted).toBe(false)
-    expect((await session(limiter, "collection:waits", "198.51.100.9")).admitted).toBe(false)
-    // The next minute (fresh counters, the same memory of who asked): the hammering client gets the repeat share.
-    const next = new AdmissionLimiter(memoryLimiters())
-    for (let n = 0; n < 3; n++) await next.remember("sessions-refused", "203.0.113.5", 15 * 60)
-    await next.remember("sessions-refused", "198.51.100.9", 15 * 60)
-    for (const ip of ["198.51.100.11", "198.51.100.12"]) expect((await session(next, `collection:${ip}`, ip)).admitted).toBe(true)
-    expect(await session(next, "collection:hammer", "203.0.113.5")).toMatchObject({ admitted: false, scope: "store" })
-    expect(await session(next, "collection:waits", "198.51.100.9")).toEqual({ admitted: true })
+    const window = DEFAULTS.repeatShopperMinutes * 60
+    for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.9"]) expect((await session(limiter, `collection:${ip}`, ip)).admitted).toBe(true)
+    await sessionNotMade(limiter, DEFAULTS, "198.51.100.9", true)
+    expect(await limiter.recent("sessions", "198.51.100.9", window)).toBe(0)
+    // Nothing was spent upstream: its place in the store's minute is free again, for it or another new shopper.
+    expect(await session(limiter, "collection:again", "198.51.100.9")).toEqual({ admitted: true })
+    expect(await session(limiter, "collection:late", "198.51.100.20")).toMatchObject({ admitted: false, scope: "store" })
+  })
+
+  describe("over several minutes (fake clock)", () => {
+    beforeEach(() => jest.useFakeTimers({ now: new Date("2026-11-25T12:00:00Z") }))
+    afterEach(() => jest.useRealTimers())
+
+    it("keeps a storefront that waits as Retry-After says a new shopper however long the store is busy, and demotes one that asks early", async () => {
+      const limiter = new AdmissionLimiter(memoryLimiters())
+      const busyMinute = async (minute: number) => {
+        for (let i = 0; i < 4; i++) expect((await session(limiter, `collection:m${minute}-${i}`, `192.0.2.${minute * 4 + i}`)).admitted).toBe(true)
+      }
+      let waits = 0
+      // Four minutes the store's budget is taken by other new shoppers; one shopper waits each time as told,
+      // another asks again at once, over and over.
+      for (let minute = 0; minute < 4; minute++) {
+        await busyMinute(minute)
+        const refused = await session(limiter, "collection:waits", "198.51.100.9")
+        expect(refused).toMatchObject({ admitted: false, scope: "store" })
+        if (refused.admitted) throw new Error("unreachable")
+        waits = refused.retryAfterMs
+        for (let attempt = 0; attempt < 3; attempt++) expect((await session(limiter, "collection:hammer", "203.0.113.5")).admitted).toBe(false)
+        jest.advanceTimersByTime(Math.ceil(waits / 1000) * 1000 + 1)
+      }
+      expect(waits).toBeGreaterThan(0)
+      // A fresh minute: two others take half of it first; the one who waited is still new and gets a place, the other is not.
+      expect((await session(limiter, "collection:other-1", "192.0.2.100")).admitted).toBe(true)
+      expect((await session(limiter, "collection:other-2", "192.0.2.101")).admitted).toBe(true)
+      expect(await session(limiter, "collection:hammer", "203.0.113.5")).toMatchObject({ admitted: false, scope: "store" })
+      expect(await session(limiter, "collection:waits", "198.51.100.9")).toEqual({ admitted: true })
+    })
   })
 
   it("refuses a repeat shopper over their share with the wait until the store's minute ends, and gives back what it took", async () => {
@@ -209,8 +261,8 @@ describe("AdmissionLimiter in memory", () => {
     const broken = (() => ({ consume: down, get: down })) as unknown as LimiterFactory
     const limiter = new AdmissionLimiter(broken, (error) => errors.push(error))
     expect(await session(limiter, "collection:a", "203.0.113.7")).toEqual({ admitted: true })
-    // The shopper's recent sessions and refusals, the three budgets, and remembering this one.
-    expect(errors).toHaveLength(6)
+    // The shopper's recent sessions and early asks, whether this one is early, the three budgets, and remembering it.
+    expect(errors).toHaveLength(7)
   })
 })
 
