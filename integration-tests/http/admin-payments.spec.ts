@@ -6,7 +6,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
-import { ledgerOf, ledgerRow, paidOrder, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, orderWithPayments, paidOrder, reconcile } from "../helpers/ledger"
 import { waitFor } from "../helpers/wait-for"
 import { runExportCommand } from "../../src/cli/export-command"
 
@@ -260,6 +260,11 @@ medusaIntegrationTestRunner({
       await setStock(container, store.inventoryItemId!, 1)
       await reconcile(container)
       expect(await ledgerRow(container, { id: row.id })).toMatchObject({ paid_no_order_since: null, authorized_at: null, captured_at: null })
+      // Nor does the shopper's page, completing the cart again.
+      const completion = await failing(api.post(`/store/carts/${cart.id}/complete`, {}, shop.headers))
+      expect(completion.status).toBe(400)
+      expect(completion.data.message).toBe("This crypto payment is being refunded, so it can no longer place this order. Please start a new payment.")
+      expect(await orderWithPayments(container, cart.id)).toBeFalsy()
       const { data: listed } = await api.get(`/admin/crypto-swap/payments?q=${shiftId}`, admin)
       expect(listed.payments).toEqual([expect.objectContaining({ shift_id: shiftId, attention: null })])
       expect((await list("attention=paid_no_order")).count).toBe(0)

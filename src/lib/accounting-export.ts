@@ -65,9 +65,17 @@ export function exportLine(row: LedgerMovement): ExportLine {
   }
 }
 
-/** RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled. */
+/** A decimal amount, which may be negative (a difference): left as it is. */
+const DECIMAL = /^-?\d+(\.\d+)?$/
+
+/**
+ * RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled. A text a
+ * spreadsheet would run as a formula (a hash or memo from the service starting with = + - @) is
+ * prefixed with an apostrophe, so opening the export never runs what a third party wrote.
+ */
 export function csvField(value: string | number | null): string {
-  const text = value === null ? "" : String(value)
+  const raw = value === null ? "" : String(value)
+  const text = /^[=+\-@\t\r]/.test(raw) && !DECIMAL.test(raw) ? `'${raw}` : raw
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 

@@ -62,8 +62,8 @@ export const admissionSchema = z.object({
   /** Payment sessions of the whole store. */
   sessionsPerStorePerMinute: perMinute.default(4),
   /**
-   * A shopper IP that started a payment session in the last this many minutes, or kept asking while
-   * refused (not waiting as Retry-After says), is a repeat shopper.
+   * A shopper IP that started a payment session in the last this many minutes, or asked again before a
+   * refusal's Retry-After ran out (three times), is a repeat shopper.
    */
   repeatShopperMinutes: z.number().int().min(1).max(1440).default(15),
   /**

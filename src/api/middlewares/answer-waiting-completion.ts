@@ -5,9 +5,10 @@ import { refetchCart } from "@medusajs/medusa/api/store/carts/helpers"
 import { defaultStoreCartFields } from "@medusajs/medusa/api/store/carts/query-config"
 import { providerRegistry } from "../../lib/provider-registry"
 import { waitingMessage } from "../../lib/shift/waiting-message"
-import { english } from "../../lib/i18n"
+import { english, shopperError, text } from "../../lib/i18n"
+import { givenBackToShopper } from "../../lib/shift/shift-actions"
 import { sayTo } from "../shopper-language"
-import { currentPayment } from "../store/crypto-swap/shopper-session"
+import { currentPayment, knownLedgerRow } from "../store/crypto-swap/shopper-session"
 import { checkCartCompletableWorkflow } from "../../workflows/check-cart-completable"
 
 const CART_ID = /^cart_[0-9A-Z]{26}$/
@@ -20,6 +21,7 @@ const NOT_YET = new Set<string>([PaymentSessionStatus.PENDING, PaymentSessionSta
  * Medusa's completion logs every refused authorization as an error, and waiting is the expected state of a
  * crypto payment, not an error. Any other case (no crypto session, a payment that can be authorized now or
  * could not be read, a cart Medusa refuses for another reason, an unknown cart) goes on to Medusa's route.
+ * A payment whose money goes back to the shopper is refused here, whatever its session's state.
  */
 export async function answerWaitingCompletion(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   const cartId = req.params.id
@@ -44,9 +46,13 @@ export async function answerWaitingCompletion(req: MedusaRequest, res: MedusaRes
     const sessions = cart?.completed_at ? [] : cart?.payment_collection?.payment_sessions ?? []
     const registry = providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
     const session = sessions.length === 1 ? sessions[0] : undefined
-    const provider = session && session.status === PaymentSessionStatus.PENDING ? registry.get(session.provider_id) : undefined
+    const provider = session ? registry.get(session.provider_id) : undefined
+    if (!session || !provider) return next()
+    // Money on its way back to the shopper must not also buy the order (a restock after "Refund via shift").
+    const recorded = await knownLedgerRow(req.scope, session)
+    if (recorded && givenBackToShopper(recorded)) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.payment_being_refunded"))
     // With `before_payment` the order is placed at once: Medusa's completion never refuses it.
-    if (!session || !provider || provider.options.placeOrder === "before_payment") return next()
+    if (session.status !== PaymentSessionStatus.PENDING || provider.options.placeOrder === "before_payment") return next()
 
     // Read now (as Medusa's authorization would): a shopper who just sent the deposit is never told to wait by
     // an older read. Only this read may say "wait"; a ready payment, or one not readable now, is Medusa's to try.

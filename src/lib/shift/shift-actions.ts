@@ -111,6 +111,14 @@ export function isTerminal(shift: {
 }
 
 /**
+ * Money the shopper gets back instead of an order: an admin chose to refund it, it is held for a refund,
+ * or it settled after the order was canceled. It never places the order, by the job or by the shopper.
+ */
+export function givenBackToShopper(row: { refund_owed?: string | null; flags?: Record<string, unknown> | null }): boolean {
+  return Boolean(row.refund_owed || row.flags?.refund_instead || row.flags?.held_refund)
+}
+
+/**
  * What a sync must do once per transition. The `*_at` columns make every action happen once, however
  * many processes observe the same transition (they run under a lock per shift).
  */
@@ -171,7 +179,7 @@ export function planShiftActions(
   // An admin may decide to refund instead of placing the order; settled money is then owed, never captured.
   // Money an admin already refunds through a refund shift (held money) never pays an order, whatever
   // arrives later (a top-up to the same variable address).
-  const placeable = payable && !row.refund_owed && !row.flags?.refund_instead && !row.flags?.held_refund
+  const placeable = payable && !givenBackToShopper(row)
   const windowEnd = row.underpayment_wait_minutes === undefined ? null : underpaymentWindowEnd(flags, row.underpayment_wait_minutes)
   // A variable shift holds one of the account's few open variable orders for 7 days: one whose page
   // nobody looked at for a while, with no deposit, gives it back.

@@ -19,6 +19,8 @@ export function nextSyncAt(
     failures: number
     expiresAt?: Date | string | null
     createdAt?: Date | string | null
+    /** A refund's shift waits for the store's own deposit: not read early like a shopper's. */
+    kind?: string | null
     /** When a decision about a shift that is over falls due (an underpayment's wait for a top-up ends). */
     wakeAt?: Date | null
   },
@@ -32,7 +34,7 @@ export function nextSyncAt(
     return new Date(now.getTime() + cadence.reviewSeconds * 1000)
   }
   if (shift.terminal && !shift.actionPending) return shift.wakeAt ?? null
-  const freshlyWaiting = shift.status === "waiting" && shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() < cadence.freshWaitingMinutes * 60_000
+  const freshlyWaiting = shift.status === "waiting" && shift.kind !== "refund" && shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() < cadence.freshWaitingMinutes * 60_000
   const seconds = shift.actionPending || IN_FLIGHT.has(shift.status) || freshlyWaiting
     ? cadence.inFlightSeconds
     : shift.status === "review"

@@ -105,18 +105,20 @@ export async function listMovements(knex: Knex, filters: MovementFilters, page: 
  * indexed read and memory holds one page, however long the range.
  */
 export async function* movementPages(knex: Knex, filters: MovementFilters, pageSize = 1000): AsyncGenerator<LedgerMovement[]> {
-  let after: { created_at: Date; id: string } | undefined
+  // The cursor keeps the column's microseconds as text: a JavaScript date would round them to milliseconds
+  // and repeat (or, for a thousand rows written at one instant, loop over) the rows at a page's edge.
+  let after: { created_at: string; id: string } | undefined
   for (;;) {
     const query = filtered(knex, filters)
-      .select([...MOVEMENT_COLUMNS, knex.raw(`${ATTENTION_SQL} as attention`)])
+      .select([...MOVEMENT_COLUMNS, knex.raw(`${ATTENTION_SQL} as attention`), knex.raw("s.created_at::text as created_at_cursor")])
       .orderBy([{ column: "s.created_at", order: "asc" }, { column: "s.id", order: "asc" }])
       .limit(pageSize)
-    if (after) query.whereRaw("(s.created_at, s.id) > (?, ?)", [after.created_at, after.id])
-    const rows = (await query) as MovementRow[]
-    if (rows.length) yield rows.map(toMovement)
+    if (after) query.whereRaw("(s.created_at, s.id) > (?::timestamptz, ?)", [after.created_at, after.id])
+    const rows = (await query) as Array<MovementRow & { created_at_cursor: string }>
+    if (rows.length) yield rows.map(({ created_at_cursor: _cursor, ...row }) => toMovement(row))
     if (rows.length < pageSize) return
     const last = rows[rows.length - 1]
-    after = { created_at: last.created_at, id: last.id }
+    after = { created_at: last.created_at_cursor, id: last.id }
   }
 }
 

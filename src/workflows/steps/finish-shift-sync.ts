@@ -30,7 +30,7 @@ export const finishShiftSyncStep = createStep(
       : []
     const candidates = [
       nextSyncAt(
-        { status: row.status, terminal: row.terminal, actionPending: false, failures: 0, expiresAt: row.expires_at, createdAt: row.created_at },
+        { status: row.status, terminal: row.terminal, actionPending: false, failures: 0, expiresAt: row.expires_at, createdAt: row.created_at, kind: row.kind },
         options.reconcile,
         now
       ),

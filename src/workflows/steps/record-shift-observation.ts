@@ -92,7 +92,7 @@ export const recordShiftObservationStep = createStep(
         sync_failures: failures,
         last_error: observation.error ?? null,
         next_sync_at: nextSyncAt(
-          { status: row.status, terminal: false, actionPending: false, failures, expiresAt: row.expires_at, createdAt: row.created_at },
+          { status: row.status, terminal: false, actionPending: false, failures, expiresAt: row.expires_at, createdAt: row.created_at, kind: row.kind },
           options.reconcile,
           now
         ),
@@ -139,7 +139,7 @@ export const recordShiftObservationStep = createStep(
           actionPending,
           failures: 0,
           expiresAt: fields.expires_at,
-          createdAt: row.created_at,
+          createdAt: row.created_at, kind: row.kind,
           wakeAt: underpaymentWindowEnd(plan.flags, options.underpayment.waitMinutes),
         },
         options.reconcile,

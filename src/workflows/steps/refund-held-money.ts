@@ -69,6 +69,11 @@ export const refundHeldMoneyStep = createStep(
     const [already] = await ledger.listSwapShifts({ refund_id: heldRefundId(row.id) }, { select: ["id"], take: 1 })
     if (already) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This money is already being refunded.")
     if (row.kind === "payment" && row.paid_no_order_since && row.status === "settled") {
+      // The address is checked before the order is given up: a refused memo changes nothing.
+      if (input.address) {
+        const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+        await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", input.memo)
+      }
       await refundInsteadOfOrder(container, row, input.actor_id)
       row = await ledger.retrieveSwapShift(input.ledger_id)
     }

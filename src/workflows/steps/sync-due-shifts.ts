@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { SwapShift } from "../../modules/crypto-swap/models/swap-shift"
-import { recordQuietSyncs } from "../../modules/crypto-swap/quiet-syncs"
+import { recordQuietSyncs, type QuietSync } from "../../modules/crypto-swap/quiet-syncs"
 import { clientFor, providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
 import { goneSessions } from "../../lib/gone-sessions"
@@ -97,13 +97,16 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
     readable.filter((row) => row.kind === "payment" && row.payment_session_id).map((row) => row.payment_session_id!)
   )
   const now = new Date()
-  const quiet: Array<{ id: string; next_sync_at: Date | null }> = []
+  const quiet: QuietSync[] = []
   const eventful: LedgerRow[] = rows.filter((row) => !row.shift_id || row.checkout_id)
   for (const row of readable) {
-    const shift = shifts.get(row.shift_id!)?.shift
+    const observed = shifts.get(row.shift_id!)
+    const shift = observed?.shift
     if (shift && unchanged({ ...row, session_gone: Boolean(row.payment_session_id && gone.has(row.payment_session_id)) }, shift, provider)) {
       quiet.push({
         id: row.id,
+        loaded_updated_at: new Date(row.updated_at),
+        observed_at: new Date(observed.observed_at),
         next_sync_at: nextSyncAt(
           {
             status: row.status,
@@ -111,7 +114,7 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
             actionPending: false,
             failures: 0,
             expiresAt: row.expires_at,
-            createdAt: row.created_at,
+            createdAt: row.created_at, kind: row.kind,
             wakeAt: underpaymentWindowEnd(row.flags, provider.options.underpayment.waitMinutes),
           },
           provider.options.reconcile,

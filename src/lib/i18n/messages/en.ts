@@ -86,6 +86,7 @@ export const en = {
   "store.currency_not_set_up": "Crypto payments are not set up for {currency}",
   "store.currency_no_wallet": "Crypto payments are not set up for {currency}: the store has no settlement wallet for this currency.",
   "store.unavailable": "Crypto payments are not available",
+  "store.payment_being_refunded": "This crypto payment is being refunded, so it can no longer place this order. Please start a new payment.",
   "store.temporarily_unavailable": "Crypto payments are temporarily unavailable; please try again later.",
   "store.invalid_details": "Invalid crypto payment details: {issues}",
   "coin.not_accepted": "{coin} on {network} is not a coin and network the service accepts.",

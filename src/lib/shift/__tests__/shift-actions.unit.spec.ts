@@ -182,6 +182,8 @@ describe("nextSyncAt", () => {
     expect(after({ ...base, status: "waiting", createdAt: minutesAgo(14.9) })).toBe(5)
     expect(after({ ...base, status: "waiting", createdAt: minutesAgo(15) })).toBe(30)
     expect(after({ ...base, status: "waiting", createdAt: minutesAgo(600).toISOString() })).toBe(30)
+    // Not a refund's shift, which waits for the store's own deposit.
+    expect(after({ ...base, status: "waiting", kind: "refund", createdAt: minutesAgo(1) })).toBe(30)
     // Only waiting: a fresh shift in review or refund keeps its own cadence.
     expect(after({ ...base, status: "review", createdAt: minutesAgo(1) })).toBe(300)
     expect(after({ ...base, status: "refund", createdAt: minutesAgo(1) })).toBe(60)
