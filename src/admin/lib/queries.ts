@@ -1,8 +1,16 @@
 import { useCallback, useEffect, useState } from "react"
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { toast } from "@medusajs/ui"
 import { cryptoSwapApi, errorMessage, medusaApi } from "./sdk"
-import type { OrderShiftsResponse, RefundAddressInput, RegisterWebhookInput, Shift, ShiftActionResponse } from "./types"
+import type {
+  ExportFormat,
+  OrderShiftsResponse,
+  PaymentFilters,
+  RefundAddressInput,
+  RegisterWebhookInput,
+  Shift,
+  ShiftActionResponse,
+} from "./types"
 
 /**
  * React Query hooks over the SDK helpers. The dashboard provides the QueryClient (the plugin build
@@ -13,6 +21,10 @@ export const cryptoSwapKeys = {
   order: (orderId: string) => ["crypto-swap", "order", orderId] as const,
   orderPayments: (orderId: string) => ["crypto-swap", "order-payments", orderId] as const,
   status: () => ["crypto-swap", "status"] as const,
+  /** The payments page's list and totals: every key under it is refetched after an action. */
+  payments: () => ["crypto-swap", "payments"] as const,
+  paymentList: (filters: PaymentFilters, page: { limit: number; offset: number }) => ["crypto-swap", "payments", "list", filters, page] as const,
+  paymentTotals: (filters: PaymentFilters) => ["crypto-swap", "payments", "totals", filters] as const,
 }
 
 /** Open shifts move on their own (the reconciliation job syncs them), so the widget follows along. */
@@ -137,6 +149,7 @@ export function usePluginStatus() {
 }
 
 const STATUS_SHIFT_ACTIONS = {
+  sync: { run: cryptoSwapApi.syncShift, done: "Shift synced" },
   retry: { run: cryptoSwapApi.retryShift, done: "Tried again" },
   "refund-instead": { run: cryptoSwapApi.refundInstead, done: "Recorded as owed to the shopper" },
   "refund-held": { run: cryptoSwapApi.refundHeld, done: "Refund shift made: fund it from the refunds list" },
@@ -146,7 +159,13 @@ const STATUS_SHIFT_ACTIONS = {
 } satisfies Record<string, { run: (ledgerId: string) => Promise<ShiftActionResponse>; done: string }>
 export type StatusShiftAction = keyof typeof STATUS_SHIFT_ACTIONS
 
-/** Settings page actions on a shift that needs an admin: the status lists are read again after. */
+/** After an action from the settings or payments page, both read their lists again. */
+function refreshLists(queryClient: ReturnType<typeof useQueryClient>) {
+  void queryClient.invalidateQueries({ queryKey: cryptoSwapKeys.status() })
+  void queryClient.invalidateQueries({ queryKey: cryptoSwapKeys.payments() })
+}
+
+/** Settings and payments page actions on a shift that needs an admin: the lists are read again after. */
 export function useStatusShiftAction() {
   const queryClient = useQueryClient()
   return useMutation({
@@ -155,9 +174,62 @@ export function useStatusShiftAction() {
       const done = STATUS_SHIFT_ACTIONS[kind].done
       if (sync_error) toast.warning(done, { description: sync_error })
       else toast.success(done, { description: `Status: ${shift.status}` })
-      void queryClient.invalidateQueries({ queryKey: cryptoSwapKeys.status() })
+      refreshLists(queryClient)
     },
     onError: (error) => toast.error("The action failed", { description: errorMessage(error) }),
+  })
+}
+
+/** A refund address given from a list (a refund shift waiting for one): the lists are read again after. */
+export function useListRefundAddress() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ ledgerId, input }: { ledgerId: string; input: RefundAddressInput }) => cryptoSwapApi.setRefundAddress(ledgerId, input),
+    onSuccess: ({ shift, sync_error }) => {
+      if (sync_error) toast.warning("Refund address saved", { description: `The service could not be read: ${sync_error}` })
+      else toast.success("Refund address saved", { description: `Status: ${shift.status}` })
+      refreshLists(queryClient)
+    },
+    onError: (error) => toast.error("The action failed", { description: errorMessage(error) }),
+  })
+}
+
+/** One page of the payments list; the previous page stays on screen while the next loads. */
+export function usePayments(filters: PaymentFilters, page: { limit: number; offset: number }) {
+  return useQuery({
+    queryKey: cryptoSwapKeys.paymentList(filters, page),
+    queryFn: () => cryptoSwapApi.payments(filters, page),
+    placeholderData: keepPreviousData,
+  })
+}
+
+export function usePaymentTotals(filters: PaymentFilters) {
+  return useQuery({
+    queryKey: cryptoSwapKeys.paymentTotals(filters),
+    queryFn: () => cryptoSwapApi.paymentTotals(filters),
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** Saves a Blob under a name, as a link the browser downloads. */
+function saveFile(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob)
+  const link = document.createElement("a")
+  link.href = url
+  link.download = fileName
+  document.body.appendChild(link)
+  link.click()
+  link.remove()
+  // The download has its own copy once started; the URL can go after this task.
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}
+
+/** Downloads the accounting export of a date range. */
+export function useDownloadExport() {
+  return useMutation({
+    mutationFn: ({ from, to, format }: { from: string; to: string; format: ExportFormat }) => cryptoSwapApi.exportFile({ from, to }, format),
+    onSuccess: ({ blob, fileName }) => saveFile(blob, fileName),
+    onError: (error) => toast.error("The export failed", { description: errorMessage(error) }),
   })
 }
 

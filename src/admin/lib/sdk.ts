@@ -1,6 +1,10 @@
 import Medusa from "@medusajs/js-sdk"
 import type {
+  ExportFormat,
   OrderShiftsResponse,
+  PaymentFilters,
+  PaymentsResponse,
+  PaymentTotals,
   PluginStatus,
   RefundAddressInput,
   RegisterWebhookInput,
@@ -26,6 +30,17 @@ const BASE = "/admin/crypto-swap"
 
 /** Ledger ids are ours, but encoding keeps a stray character from changing the route. */
 const segment = (id: string) => encodeURIComponent(id)
+
+/** Filters as query parameters: empty ones left out (the routes refuse an empty value). */
+function filterQuery(filters: PaymentFilters): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1].trim() !== ""))
+}
+
+/** The file name the export route gives in its Content-Disposition, or one of the same form. */
+function attachmentName(response: Response, fallback: string): string {
+  const match = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")
+  return match?.[1] ?? fallback
+}
 
 function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
   return sdk.client.fetch<T>(path, { method: "POST", body })
@@ -66,6 +81,26 @@ export const cryptoSwapApi = {
     })),
 
   status: () => sdk.client.fetch<PluginStatus>(`${BASE}/status`),
+
+  /** One page of every payment, top-up and refund shift, newest first. */
+  payments: (filters: PaymentFilters, page: { limit: number; offset: number }) =>
+    sdk.client.fetch<PaymentsResponse>(`${BASE}/payments`, {
+      query: { ...filterQuery(filters), limit: page.limit, offset: page.offset },
+    }),
+
+  paymentTotals: (filters: PaymentFilters) => sdk.client.fetch<PaymentTotals>(`${BASE}/payments/totals`, { query: filterQuery(filters) }),
+
+  /**
+   * The accounting export of a date range as a file. Read through the SDK (the session cookie, and the
+   * backend's URL when the admin is served elsewhere); a non-JSON `accept` makes it hand back the response.
+   */
+  exportFile: async (range: { from: string; to: string }, format: ExportFormat) => {
+    const response = (await sdk.client.fetch<Response>(`${BASE}/export`, {
+      query: { from: range.from, to: range.to, format },
+      headers: { accept: format === "csv" ? "text/csv" : "application/octet-stream" },
+    })) as unknown as Response
+    return { blob: await response.blob(), fileName: attachmentName(response, `crypto-payments-${range.from}-${range.to}.${format}`) }
+  },
 
   registerWebhook: (input: RegisterWebhookInput) => post<{ webhook: Webhook }>(`${BASE}/webhooks`, input),
 }

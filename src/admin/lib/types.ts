@@ -247,3 +247,65 @@ export type OpenRefund = {
 }
 
 export type RegisterWebhookInput = { provider_id: string; backend_url: string }
+
+/** Why a ledger row needs the merchant (`GET /admin/crypto-swap/payments`), first reason first. */
+export type AttentionReason =
+  | "action_stopped"
+  | "paid_no_order"
+  | "paid_without_session"
+  | "underpaid_held"
+  | "refund_owed"
+  | "refund_address_needed"
+  | "refund_expired"
+
+/** One payment, top-up or refund shift as the payments list answers it: a line of the accounting export. */
+export type PaymentLine = {
+  id: string
+  kind: ShiftKind
+  order_display_id: number | null
+  order_id: string | null
+  created_at: string
+  captured_at: string | null
+  status: ShiftStatus
+  attention: AttentionReason | null
+  amount_due: string | null
+  currency_code: string | null
+  deposit_coin: string | null
+  deposit_network: string | null
+  deposit_amount: string | null
+  deposit_hash: string | null
+  deposit_tx_url: string | null
+  settle_coin: string | null
+  settle_network: string | null
+  settle_amount: string | null
+  settle_hash: string | null
+  settle_tx_url: string | null
+  rate: string | null
+  /** A settled payment or top-up: settled less due, in the store currency. */
+  difference: string | null
+  shift_id: string | null
+  refund_id: string | null
+  refund_of_shift_id: string | null
+}
+
+export type PaymentsResponse = { payments: PaymentLine[]; count: number; limit: number; offset: number }
+
+/** The payments page's filters, as the list and totals routes take them (absent: no filter). */
+export type PaymentFilters = {
+  status?: string
+  kind?: string
+  /** "true", "false" or a reason. */
+  attention?: string
+  coin?: string
+  /** A day (YYYY-MM-DD, UTC); `to` includes that whole day. */
+  from?: string
+  to?: string
+  q?: string
+}
+
+export type PaymentTotals = {
+  by_currency: Array<{ currency_code: string; due: string; received: string; refunded: string; outstanding: string }>
+  by_settle_coin: Array<{ coin: string; network: string | null; received: string; refunded: string; outstanding: string }>
+}
+
+export type ExportFormat = "csv" | "json"

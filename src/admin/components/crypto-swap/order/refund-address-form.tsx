@@ -2,15 +2,18 @@ import { useState, type FormEvent } from "react"
 import { Button, Input, Label, Text } from "@medusajs/ui"
 import type { RefundAddressInput, Shift } from "../../../lib/types"
 
+/** What the form reads of a shift: an order's shift or a payments page line alike. */
+type RefundAddressShift = Pick<Shift, "id" | "kind" | "deposit_coin" | "deposit_network" | "settle_coin" | "settle_network">
+
 type RefundAddressFormProps = {
-  shift: Shift
+  shift: RefundAddressShift
   isPending: boolean
   onSubmit: (input: RefundAddressInput) => void
   onClose: () => void
 }
 
 /** The coin the refund is paid in: a refund shift settles in the shopper's coin, a payment returns its deposit. */
-function refundCoin(shift: Shift): string {
+function refundCoin(shift: RefundAddressShift): string {
   const [coin, network] = shift.kind === "refund" ? [shift.settle_coin, shift.settle_network] : [shift.deposit_coin, shift.deposit_network]
   return coin ? `${coin}${network ? ` on ${network}` : ""}` : "the shopper's coin"
 }

@@ -1,10 +1,10 @@
 import type { ReactNode } from "react"
-import { Badge, Button, Table, Text, usePrompt } from "@medusajs/ui"
+import { Badge, Table, Text } from "@medusajs/ui"
 import { coinAmountOn, formatDateTime, humanize, statusColor } from "../../../lib/format"
 import { canMarkRefunded } from "../../../lib/order-payments"
-import { useStatusShiftAction, type StatusShiftAction } from "../../../lib/queries"
 import type { PluginStatus, ReconciliationRun } from "../../../lib/types"
 import { DetailRow } from "../detail-row"
+import { ShiftButtons } from "../shift-buttons"
 import { Section } from "./section"
 
 function LastRun({ run }: { run: ReconciliationRun | null }) {
@@ -77,81 +77,6 @@ function ShiftList<T extends ShiftRow>(props: {
         </Table.Body>
       </Table>
     </div>
-  )
-}
-
-/**
- * The buttons of one listed shift: retry its actions, refund instead of placing its order, or refund
- * through a refund shift money no order holds.
- */
-function ShiftButtons({
-  ledgerId,
-  retry,
-  refundInstead,
-  refundHeld,
-  acceptUnderpayment,
-  renewRefund,
-  markRefunded,
-}: {
-  ledgerId: string
-  retry?: boolean
-  refundInstead?: boolean
-  refundHeld?: boolean
-  acceptUnderpayment?: boolean
-  renewRefund?: boolean
-  markRefunded?: boolean
-}) {
-  const action = useStatusShiftAction()
-  const prompt = usePrompt()
-  /** Actions that can't be undone ask first. */
-  const confirmed = (kind: StatusShiftAction, question: Parameters<typeof prompt>[0]) => async () => {
-    if (await prompt(question)) action.mutate({ kind, ledgerId })
-  }
-  const confirmRefund = confirmed("refund-instead", {
-    title: "Refund instead of placing the order?",
-    description: "No order will be placed for this payment. Once the shift settles, its amount is listed as owed to the shopper.",
-    confirmText: "Refund instead",
-    cancelText: "Keep trying",
-  })
-  const confirmAccept = confirmed("accept-underpayment", {
-    title: "Accept this payment as paid?",
-    description: "The order is placed and captured for its full amount although less arrived; the shortfall is recorded on the payment.",
-    confirmText: "Accept as paid",
-    cancelText: "Cancel",
-  })
-  return (
-    <span className="flex gap-x-2">
-      {retry ? (
-        <Button size="small" variant="secondary" isLoading={action.isPending} onClick={() => action.mutate({ kind: "retry", ledgerId })}>
-          Retry now
-        </Button>
-      ) : null}
-      {refundHeld ? (
-        <Button size="small" variant="secondary" isLoading={action.isPending} onClick={() => action.mutate({ kind: "refund-held", ledgerId })}>
-          Refund via shift
-        </Button>
-      ) : null}
-      {acceptUnderpayment ? (
-        <Button size="small" variant="secondary" isLoading={action.isPending} onClick={confirmAccept}>
-          Accept as paid
-        </Button>
-      ) : null}
-      {renewRefund ? (
-        <Button size="small" variant="secondary" isLoading={action.isPending} onClick={() => action.mutate({ kind: "renew-refund", ledgerId })}>
-          Renew refund shift
-        </Button>
-      ) : null}
-      {markRefunded ? (
-        <Button size="small" variant="secondary" isLoading={action.isPending} onClick={() => action.mutate({ kind: "mark-refunded", ledgerId })}>
-          Mark refunded
-        </Button>
-      ) : null}
-      {refundInstead ? (
-        <Button size="small" variant="danger" isLoading={action.isPending} onClick={() => void confirmRefund()}>
-          Refund instead
-        </Button>
-      ) : null}
-    </span>
   )
 }
 

@@ -1,0 +1,74 @@
+import { Button, usePrompt } from "@medusajs/ui"
+import { useStatusShiftAction, type StatusShiftAction } from "../../lib/queries"
+
+export type ShiftButtonsProps = {
+  ledgerId: string
+  sync?: boolean
+  retry?: boolean
+  refundInstead?: boolean
+  refundHeld?: boolean
+  acceptUnderpayment?: boolean
+  renewRefund?: boolean
+  markRefunded?: boolean
+  /** The buttons' layout: a row by default; the payments page stacks them. */
+  className?: string
+}
+
+/**
+ * The buttons of one listed shift, shared by the settings page's lists and the payments page: sync
+ * it, retry its actions, refund instead of placing its order, refund through a refund shift money no
+ * order holds, accept a short payment, renew or close a refund. Both pages' lists are read again after.
+ */
+export function ShiftButtons({
+  ledgerId,
+  sync,
+  retry,
+  refundInstead,
+  refundHeld,
+  acceptUnderpayment,
+  renewRefund,
+  markRefunded,
+  className = "flex gap-2",
+}: ShiftButtonsProps) {
+  const action = useStatusShiftAction()
+  const prompt = usePrompt()
+  /** Actions that can't be undone ask first. */
+  const confirmed = (kind: StatusShiftAction, question: Parameters<typeof prompt>[0]) => async () => {
+    if (await prompt(question)) action.mutate({ kind, ledgerId })
+  }
+  const confirmRefund = confirmed("refund-instead", {
+    title: "Refund instead of placing the order?",
+    description: "No order will be placed for this payment. Once the shift settles, its amount is listed as owed to the shopper.",
+    confirmText: "Refund instead",
+    cancelText: "Keep trying",
+  })
+  const confirmAccept = confirmed("accept-underpayment", {
+    title: "Accept this payment as paid?",
+    description: "The order is placed and captured for its full amount although less arrived; the shortfall is recorded on the payment.",
+    confirmText: "Accept as paid",
+    cancelText: "Cancel",
+  })
+  const button = (kind: StatusShiftAction, label: string, onClick?: () => void, variant: "secondary" | "danger" = "secondary") => (
+    <Button
+      size="small"
+      variant={variant}
+      isLoading={action.isPending && action.variables?.kind === kind}
+      disabled={action.isPending}
+      onClick={onClick ?? (() => action.mutate({ kind, ledgerId }))}
+      data-testid={`crypto-swap-action-${kind}`}
+    >
+      {label}
+    </Button>
+  )
+  return (
+    <span className={className}>
+      {sync ? button("sync", "Sync") : null}
+      {retry ? button("retry", "Retry now") : null}
+      {refundHeld ? button("refund-held", "Refund via shift") : null}
+      {acceptUnderpayment ? button("accept-underpayment", "Accept as paid", () => void confirmAccept()) : null}
+      {renewRefund ? button("renew-refund", "Renew refund shift") : null}
+      {markRefunded ? button("mark-refunded", "Mark refunded") : null}
+      {refundInstead ? button("refund-instead", "Refund instead", () => void confirmRefund(), "danger") : null}
+    </span>
+  )
+}
