@@ -44,10 +44,6 @@ export async function shopperSession(scope: MedusaContainer, sessionId: string, 
   return { session, provider: provider as RegisteredProvider }
 }
 
-/**
- * The ledger row of a session's payment, recorded now if its creation's record has not landed yet. A hosted
- * checkout has one row whichever of its shifts governs: the data's `shift_id` may name an earlier one.
- */
 /** Which ledger row a session's data names: its hosted checkout's or its shift's. */
 function ledgerFilter(session: ShopperSession) {
   const data = (session.data ?? {}) as { shift_id?: string; checkout_id?: string }
@@ -62,6 +58,10 @@ export async function knownLedgerRow(scope: MedusaContainer, session: ShopperSes
   return known
 }
 
+/**
+ * The ledger row of a session's payment, recorded now if its creation's record has not landed yet. A hosted
+ * checkout has one row whichever of its shifts governs: the data's `shift_id` may name an earlier one.
+ */
 export async function ledgerRowForSession(scope: MedusaContainer, session: ShopperSession) {
   const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const filter = ledgerFilter(session)
