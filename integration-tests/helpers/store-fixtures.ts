@@ -102,3 +102,10 @@ export async function createStoreFixture(
   })
   return { regionId: region.id, variantId, publishableKey: apiKey.token, currency, inventoryItemId }
 }
+
+/** Sets the stocked quantity of the one stock level the fixture made (another shopper bought the last item, or it is back). */
+export async function setStock(container: MedusaContainer, inventoryItemId: string, stocked: number) {
+  const inventory = container.resolve(Modules.INVENTORY)
+  const [level] = await inventory.listInventoryLevels({ inventory_item_id: inventoryItemId })
+  await inventory.updateInventoryLevels([{ inventory_item_id: inventoryItemId, location_id: level.location_id, stocked_quantity: stocked }])
+}

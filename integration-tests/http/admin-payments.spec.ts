@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
-import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
+import { createStoreFixture, PROVIDERS, setStock, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, orderWithPayments, paidOrder, reconcile } from "../helpers/ledger"
@@ -85,13 +85,6 @@ async function seedLedger(container: MedusaContainer) {
     await knex("crypto_swap_shift").where(shiftId ? { shift_id: shiftId } : { refund_id: "refund_open" }).update({ created_at: day })
   }
   return { byShift, open: rows.find((row) => row.refund_id === "refund_open")! }
-}
-
-/** Another shopper buys the last item: the one stock level the fixture made. */
-async function setStock(container: MedusaContainer, inventoryItemId: string, stocked: number) {
-  const inventory = container.resolve(Modules.INVENTORY)
-  const [level] = await inventory.listInventoryLevels({ inventory_item_id: inventoryItemId })
-  await inventory.updateInventoryLevels([{ inventory_item_id: inventoryItemId, location_id: level.location_id, stocked_quantity: stocked }])
 }
 
 medusaIntegrationTestRunner({

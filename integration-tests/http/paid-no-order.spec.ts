@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { waitFor } from "../helpers/wait-for"
-import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
+import { createStoreFixture, PROVIDERS, setStock, type StoreFixture } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
@@ -13,13 +13,6 @@ jest.setTimeout(240_000)
 const env = useSandbox()
 const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
 const PAID_NO_ORDER = "crypto-swap.shift.paid_no_order"
-
-/** Another shopper buys the last item (or it is restocked): the one stock level the fixture made. */
-async function setStock(container: MedusaContainer, inventoryItemId: string, stocked: number) {
-  const inventory = container.resolve(Modules.INVENTORY)
-  const [level] = await inventory.listInventoryLevels({ inventory_item_id: inventoryItemId })
-  await inventory.updateInventoryLevels([{ inventory_item_id: inventoryItemId, location_id: level.location_id, stocked_quantity: stocked }])
-}
 
 async function paymentsOfCart(container: MedusaContainer, cartId: string) {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
