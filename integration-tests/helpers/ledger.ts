@@ -2,6 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../src/modules/crypto-swap"
 import { reconcileShiftsWorkflow } from "../../src/workflows/reconcile-shifts"
+import { firstIdAt } from "../../src/workflows/steps/discovery-window"
 
 export function ledgerOf(container: MedusaContainer) {
   return container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
@@ -11,6 +12,16 @@ export function ledgerOf(container: MedusaContainer) {
 export async function reconcile(container: MedusaContainer) {
   const { result } = await reconcileShiftsWorkflow(container).run()
   return result
+}
+
+/**
+ * Makes a payment session one made at `madeAt`, as discovery sees it: Medusa stamps a session's id with
+ * the time it was made, so the id is moved (nothing refers to a session before its payment). Returns the new id.
+ */
+export async function sessionMadeAt(container: MedusaContainer, sessionId: string, madeAt: number): Promise<string> {
+  const moved = firstIdAt("payses", madeAt).slice(0, -16) + sessionId.slice(-16)
+  await container.resolve(ContainerRegistrationKeys.PG_CONNECTION)("payment_session").where({ id: sessionId }).update({ id: moved })
+  return moved
 }
 
 export async function ledgerRow(container: MedusaContainer, filter: Record<string, unknown>) {

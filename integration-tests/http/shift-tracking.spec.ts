@@ -4,7 +4,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
-import { ledgerOf, ledgerRow, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, reconcile, sessionMadeAt } from "../helpers/ledger"
 import { waitFor } from "../helpers/wait-for"
 
 jest.setTimeout(240_000)
@@ -65,9 +65,7 @@ medusaIntegrationTestRunner({
       // Lose what creation recorded, and wind the clock of the session and of the last tick back:
       // the session is two hours old and no tick has run since three hours ago.
       await ledger.deleteSwapShifts((await trackedShift(container, shiftId)).id)
-      const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
-      const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000)
-      await pg("payment_session").where({ id: session.id }).update({ created_at: twoHoursAgo, updated_at: twoHoursAgo })
+      const sessionId = await sessionMadeAt(container, session.id, Date.now() - 2 * 60 * 60 * 1000)
       const [lastRun] = await ledger.listSwapReconciliationRuns({}, { order: { started_at: "DESC" }, take: 1 })
       expect(lastRun.discovered_through).toBeTruthy()
       await ledger.updateSwapReconciliationRuns({
@@ -77,7 +75,7 @@ medusaIntegrationTestRunner({
 
       const { discovered } = await reconcile(container)
       expect(discovered).toBe(1)
-      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ payment_session_id: session.id, cart_id: cart.id })
+      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ payment_session_id: sessionId, cart_id: cart.id })
       // The next tick starts where this one stopped: nothing new, nothing found again.
       expect((await reconcile(container)).discovered).toBe(0)
     })

@@ -14,5 +14,6 @@ export const reconcileShiftsWorkflow = createWorkflow(reconcileShiftsWorkflowId,
   const stats = syncDueShiftsStep()
   recordReconciliationRunStep({ started_at: startedAt, discovery, refunds, stats })
   const discovered = transform({ discovery }, ({ discovery }) => discovery.discovered)
-  return new WorkflowResponse({ discovered, stats })
+  // Discovery's cost per tick (rows read) is returned with what it found.
+  return new WorkflowResponse({ discovered, discovery, refunds, stats })
 })

@@ -40,7 +40,7 @@ export type TransportOptions = {
 }
 
 /** The longest wait before a retry; a 429 asking for more is surfaced instead. */
-const MAX_RETRY_WAIT_MS = 5000
+export const MAX_RETRY_WAIT_MS = 5000
 
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"])
 

@@ -1,16 +1,22 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { FilterableRefundProps, FindConfig, RefundDTO } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerRegistry } from "../../lib/provider-registry"
 import { toDecimalString } from "../../lib/money"
 import { recordRefund } from "./record-refund"
+import { discoveryOverlapMs, readSinceWatermark } from "./discovery-window"
 
-/** Refunds read per pass at most; a longer backlog is worked through over the next ticks. */
-const BATCH_SIZE = 1000
-/** As for sessions: a refund stamped when its transaction started may commit after a later one. */
-const COMMIT_SKEW_MS = 60 * 1000
+/** What a tick recorded, how many of Medusa's refunds it read, and where the next one starts. */
+export type RefundDiscovery = { recorded: string[]; read: number; refunds_through: string | null }
 
-export type RefundDiscovery = { recorded: string[]; refunds_through: string | null }
+/** A refund with what the ledger needs of its payment (Medusa's DTO types leave out these columns). */
+type RefundRow = RefundDTO & { payment_id: string; payment?: { provider_id: string; payment_session_id: string } }
+
+const REFUND_FIELDS: FindConfig<RefundDTO> = {
+  select: ["id", "amount", "raw_amount", "payment_id", "payment.provider_id", "payment.payment_session_id"],
+  relations: ["payment"],
+}
 
 /**
  * Every refund Medusa records for a crypto payment becomes one refund in the ledger, whichever
@@ -23,42 +29,46 @@ export const discoverRefundsStep = createStep(
   async (input: { payment_id?: string }, { container }) => {
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const providers = providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
-    const [lastRun] = input.payment_id
-      ? []
-      : await ledger.listSwapReconciliationRuns({ refunds_through: { $ne: null } }, { select: ["refunds_through"], order: { started_at: "DESC" }, take: 1 })
-    const watermark = lastRun?.refunds_through ? new Date(lastRun.refunds_through) : null
-    const startedAt = Date.now()
-    const { data: refunds } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
-      entity: "refund",
-      fields: ["id", "amount", "raw_amount", "payment_id", "created_at", "payment.provider_id", "payment.payment_session_id"],
-      filters: input.payment_id ? { payment_id: input.payment_id } : watermark ? { created_at: { $gte: watermark } } : {},
-      pagination: { take: BATCH_SIZE, order: { created_at: "ASC" } },
-    })
-    const through = input.payment_id
-      ? null
-      : refunds.length === BATCH_SIZE
-        ? new Date(refunds[refunds.length - 1].created_at as string | Date)
-        : new Date(Math.max(watermark?.getTime() ?? 0, startedAt - COMMIT_SKEW_MS))
-    const answer = (recorded: string[]) => new StepResponse<RefundDiscovery>({ recorded, refunds_through: through?.toISOString() ?? null })
-
-    const ours = refunds.filter((refund) => providers.has(refund.payment?.provider_id as string))
-    if (!ours.length) return answer([])
-    const known = new Set(
-      (await ledger.listSwapShifts({ refund_id: ours.map((refund) => refund.id) }, { select: ["refund_id"] })).map((row) => row.refund_id)
-    )
-    const fresh = ours.filter((refund) => !known.has(refund.id))
-    if (!fresh.length) return answer([])
-    // The ledger knows a payment by its session: the payment may have been made by the shopper's own checkout.
-    const sessionOf = (refund: (typeof fresh)[number]) => refund.payment?.payment_session_id as string
-    const payments = await ledger.listSwapShifts({ kind: "payment", payment_session_id: [...new Set(fresh.map(sessionOf))] })
-    const paymentRow = new Map(payments.map((row) => [row.payment_session_id, row]))
+    const payments = container.resolve(Modules.PAYMENT)
     const recorded: string[] = []
-    for (const refund of fresh) {
-      const of = paymentRow.get(sessionOf(refund))
-      if (!of) continue
-      const amount = toDecimalString((refund.raw_amount ?? refund.amount) as never)
-      if (await recordRefund(ledger, { refund_id: refund.id, amount, payment_id: refund.payment_id as string, of })) recorded.push(refund.id)
+
+    const record = async (refunds: RefundRow[]) => {
+      const ours = refunds.filter((refund) => providers.has(refund.payment?.provider_id as string))
+      if (!ours.length) return
+      const known = new Set(
+        (await ledger.listSwapShifts({ refund_id: ours.map((refund) => refund.id) }, { select: ["refund_id"] })).map((row) => row.refund_id)
+      )
+      const fresh = ours.filter((refund) => !known.has(refund.id))
+      if (!fresh.length) return
+      // The ledger knows a payment by its session: the payment may have been made by the shopper's own checkout.
+      const sessionOf = (refund: RefundRow) => refund.payment?.payment_session_id as string
+      const paid = await ledger.listSwapShifts({ kind: "payment", payment_session_id: [...new Set(fresh.map(sessionOf))] })
+      const paymentRow = new Map(paid.map((row) => [row.payment_session_id, row]))
+      for (const refund of fresh) {
+        const of = paymentRow.get(sessionOf(refund))
+        if (!of) continue
+        const amount = toDecimalString((refund.raw_amount ?? refund.amount) as never)
+        if (await recordRefund(ledger, { refund_id: refund.id, amount, payment_id: refund.payment_id, of })) recorded.push(refund.id)
+      }
     }
-    return answer(recorded)
+
+    if (input.payment_id) {
+      const refunds = (await payments.listRefunds({ payment_id: input.payment_id }, REFUND_FIELDS)) as RefundRow[]
+      await record(refunds)
+      return new StepResponse<RefundDiscovery>({ recorded, read: refunds.length, refunds_through: null })
+    }
+    const [lastRun] = await ledger.listSwapReconciliationRuns(
+      { refunds_through: { $ne: null } },
+      { select: ["refunds_through"], order: { started_at: "DESC" }, take: 1 }
+    )
+    const { read, through } = await readSinceWatermark({
+      watermark: lastRun?.refunds_through ? new Date(lastRun.refunds_through) : null,
+      overlapMs: discoveryOverlapMs(providers.values()),
+      prefix: "ref",
+      readPage: async (id, take) =>
+        (await payments.listRefunds({ id } as unknown as FilterableRefundProps, { ...REFUND_FIELDS, take, order: { id: "ASC" } })) as RefundRow[],
+      onPage: record,
+    })
+    return new StepResponse<RefundDiscovery>({ recorded, read, refunds_through: through.toISOString() })
   }
 )

@@ -6,7 +6,10 @@ export const SwapReconciliationRun = model.define("crypto_swap_reconciliation_ru
   started_at: model.dateTime().index(),
   duration_ms: model.number(),
   discovered: model.number().default(0),
-  /** Discovery's watermark: payment sessions changed before it have been looked at. */
+  /**
+   * Discovery's watermark: the tick's time. Payment sessions made before it have been read; the next
+   * tick reads those within the overlap before it once more (see discovery-window.ts).
+   */
   discovered_through: model.dateTime().nullable(),
   /** The same for Medusa's refunds of crypto payments. */
   refunds_through: model.dateTime().nullable(),
