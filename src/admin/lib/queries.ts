@@ -10,6 +10,7 @@ import type {
   RegisterWebhookInput,
   Shift,
   ShiftActionResponse,
+  StatusPages,
 } from "./types"
 
 /**
@@ -20,7 +21,9 @@ export const cryptoSwapKeys = {
   all: ["crypto-swap"] as const,
   order: (orderId: string) => ["crypto-swap", "order", orderId] as const,
   orderPayments: (orderId: string) => ["crypto-swap", "order-payments", orderId] as const,
+  /** The status under every paging: all refetched after an action. */
   status: () => ["crypto-swap", "status"] as const,
+  statusPage: (pages: StatusPages) => ["crypto-swap", "status", pages] as const,
   /** The payments page's list and totals: every key under it is refetched after an action. */
   payments: () => ["crypto-swap", "payments"] as const,
   paymentList: (filters: PaymentFilters, page: { limit: number; offset: number }) => ["crypto-swap", "payments", "list", filters, page] as const,
@@ -144,8 +147,9 @@ export function useRefundViaShift(orderId: string) {
   })
 }
 
-export function usePluginStatus() {
-  return useQuery({ queryKey: cryptoSwapKeys.status(), queryFn: cryptoSwapApi.status })
+/** The plugin's status with each paged list from its offset; the page shown stays while the next loads. */
+export function usePluginStatus(pages: StatusPages) {
+  return useQuery({ queryKey: cryptoSwapKeys.statusPage(pages), queryFn: () => cryptoSwapApi.status(pages), placeholderData: keepPreviousData })
 }
 
 const STATUS_SHIFT_ACTIONS = {

@@ -10,6 +10,7 @@ import type {
   RegisterWebhookInput,
   Shift,
   ShiftActionResponse,
+  StatusPages,
   Webhook,
 } from "./types"
 
@@ -27,6 +28,9 @@ export const sdk = new Medusa({
 })
 
 const BASE = "/admin/crypto-swap"
+
+/** Rows per page of the settings page's stuck and attention lists. */
+export const STATUS_PAGE_SIZE = 20
 
 /** Ledger ids are ours, but encoding keeps a stray character from changing the route. */
 const segment = (id: string) => encodeURIComponent(id)
@@ -80,7 +84,11 @@ export const cryptoSwapApi = {
       sync_error,
     })),
 
-  status: () => sdk.client.fetch<PluginStatus>(`${BASE}/status`),
+  /** The plugin's health, with the stuck and attention lists from the given offsets (a page each). */
+  status: (pages: StatusPages) =>
+    sdk.client.fetch<PluginStatus>(`${BASE}/status`, {
+      query: { stuck_limit: STATUS_PAGE_SIZE, stuck_offset: pages.stuck_shifts, attention_limit: STATUS_PAGE_SIZE, attention_offset: pages.attention },
+    }),
 
   /** One page of every payment, top-up and refund shift, newest first. */
   payments: (filters: PaymentFilters, page: { limit: number; offset: number }) =>

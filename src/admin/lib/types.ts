@@ -187,7 +187,15 @@ export type PluginStatus = {
   refunds: OpenRefund[]
   webhooks: Webhook[]
   upstream: UpstreamMetrics
+  /** How many stuck shifts and stopped actions there are in all, and which page of each was sent. */
+  pages: Record<PagedStatusList, { count: number; limit: number; offset: number }>
 }
+
+/** The status route's lists that come a page at a time. */
+export type PagedStatusList = "stuck_shifts" | "attention"
+
+/** Where each paged list of the status starts. */
+export type StatusPages = Record<PagedStatusList, number>
 
 /** An action of a shift that stopped retrying after too many failed attempts. */
 export type AttentionItem = {

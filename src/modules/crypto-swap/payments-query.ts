@@ -18,7 +18,7 @@ export type MovementFilters = {
   q?: string
 }
 
-const flagSet = (name: string) => `(s.flags->>'${name}' is not null and s.flags->>'${name}' <> 'false')`
+export const flagSet = (name: string) => `(s.flags->>'${name}' is not null and s.flags->>'${name}' <> 'false')`
 const list = (values: Iterable<string>) => [...values].map((value) => `'${value}'`).join(", ")
 
 /**

@@ -1,9 +1,10 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { ArrowDownTray, Cash } from "@medusajs/icons"
-import { Button, Container, Heading, Table, Text } from "@medusajs/ui"
+import { Button, Container, Heading, Text } from "@medusajs/ui"
 import { PaymentFiltersBar } from "../../components/crypto-swap/payments/payment-filters-bar"
 import { PaymentTotals } from "../../components/crypto-swap/payments/payment-totals"
 import { PaymentsTable } from "../../components/crypto-swap/payments/payments-table"
+import { ListPagination } from "../../components/crypto-swap/list-pagination"
 import { exportRange, usePaymentFilters } from "../../lib/payment-filters"
 import { useDownloadExport, usePaymentTotals, usePayments } from "../../lib/queries"
 import { errorMessage } from "../../lib/sdk"
@@ -23,8 +24,6 @@ const CryptoPaymentsPage = () => {
   const range = exportRange(filters)
 
   const count = list.data?.count ?? 0
-  const pageCount = Math.max(1, Math.ceil(count / limit))
-  const pageIndex = Math.floor(offset / limit)
   const exportButton = (format: ExportFormat) => (
     <Button
       size="small"
@@ -92,16 +91,7 @@ const CryptoPaymentsPage = () => {
         ) : (
           <div data-testid="crypto-swap-payments-list" data-count={count} data-loading={list.isFetching ? "true" : "false"}>
             <PaymentsTable lines={list.data.payments} />
-            <Table.Pagination
-              count={count}
-              pageSize={limit}
-              pageIndex={pageIndex}
-              pageCount={pageCount}
-              canPreviousPage={pageIndex > 0}
-              canNextPage={pageIndex + 1 < pageCount}
-              previousPage={() => setOffset(Math.max(0, offset - limit))}
-              nextPage={() => setOffset(offset + limit)}
-            />
+            <ListPagination count={count} limit={limit} offset={offset} onOffset={setOffset} />
           </div>
         )}
       </Container>

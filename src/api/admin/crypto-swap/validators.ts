@@ -56,3 +56,11 @@ export const paymentsQuerySchema = z
   })
   .strict()
   .refine(...orderedRange)
+
+const pageLimit = z.coerce.number().int().min(1).max(200).default(20)
+const pageOffset = z.coerce.number().int().min(0).default(0)
+
+/** The status route's paged lists: stuck shifts and actions that stopped retrying, each paged on its own. */
+export const statusQuerySchema = z
+  .object({ stuck_limit: pageLimit, stuck_offset: pageOffset, attention_limit: pageLimit, attention_offset: pageOffset })
+  .strict()

@@ -17,12 +17,12 @@ export const SwapShift = model
     provider_id: model.text().nullable(),
     payment_session_id: model.text().index().nullable(),
     payment_collection_id: model.text().nullable(),
-    payment_id: model.text().nullable(),
-    cart_id: model.text().nullable(),
+    payment_id: model.text().index().nullable(),
+    cart_id: model.text().index().nullable(),
     order_id: model.text().index().nullable(),
     checkout_id: model.text().unique().nullable(),
     /** For refund shifts: the payment shift whose deposit is paid back, and the refund it pays. */
-    refund_of_shift_id: model.text().nullable(),
+    refund_of_shift_id: model.text().index().nullable(),
     refund_id: model.text().unique().nullable(),
     /** For top-ups: the ledger row of the underpaid payment whose rest it pays. */
     top_up_of: model.text().index().nullable(),
@@ -93,3 +93,15 @@ export const SwapShift = model
     events: model.hasMany(() => SwapShiftEvent, { mappedBy: "swap_shift" }),
   })
   .cascades({ delete: ["events"] })
+  // What the settings page reads, each list from its own index however large the ledger: open shifts counted by
+  // status (index-only) and the waiting ones past their deadline; deposits and open refunds no order holds by
+  // kind and status; and the rare rows that keep failing to sync, are owed back, or are paid with no order.
+  .indexes([
+    { on: ["terminal", "status", "expires_at"] },
+    { on: ["kind", "status", "order_id"] },
+    // Flags (`?`): money paid after switching coins, or short of the amount due, with no order yet.
+    { on: ["flags"], type: "GIN" },
+    { on: ["sync_failures"], where: "sync_failures > 0" },
+    { on: ["refund_owed"], where: "refund_owed IS NOT NULL" },
+    { on: ["paid_no_order_since"], where: "paid_no_order_since IS NOT NULL" },
+  ])

@@ -2,8 +2,9 @@ import type { ReactNode } from "react"
 import { Badge, Table, Text } from "@medusajs/ui"
 import { coinAmountOn, formatDateTime, humanize, statusColor } from "../../../lib/format"
 import { canMarkRefunded } from "../../../lib/order-payments"
-import type { PluginStatus, ReconciliationRun } from "../../../lib/types"
+import type { PagedStatusList, PluginStatus, ReconciliationRun } from "../../../lib/types"
 import { DetailRow } from "../detail-row"
+import { ListPagination, type Paging } from "../list-pagination"
 import { ShiftButtons } from "../shift-buttons"
 import { Section } from "./section"
 
@@ -30,6 +31,7 @@ function LastRun({ run }: { run: ReconciliationRun | null }) {
 
 type ShiftRow = { id: string; status: string }
 
+/** A list the route sends a page at a time: how many in all, this page, and how to ask for another. */
 /**
  * A titled list of ledger shifts that need a look: ledger id and status first, then the columns that
  * say why. Nothing to show, nothing rendered.
@@ -40,8 +42,10 @@ function ShiftList<T extends ShiftRow>(props: {
   testId: string
   shifts: T[]
   columns: Array<{ header: string; cell: (shift: T) => ReactNode; mono?: boolean }>
+  paging?: Paging
 }) {
-  if (!props.shifts.length) return null
+  // A page past the end (its rows were resolved meanwhile) still shows the way back.
+  if (!props.shifts.length && !props.paging?.count) return null
   return (
     <div className="flex flex-col gap-y-2 pt-3" data-testid={props.testId}>
       <Text size="small" weight="plus">
@@ -76,12 +80,14 @@ function ShiftList<T extends ShiftRow>(props: {
           ))}
         </Table.Body>
       </Table>
+      {props.paging && props.paging.count > props.paging.limit ? <ListPagination {...props.paging} /> : null}
     </div>
   )
 }
 
 /** What the reconciliation job does and what is still open: the first place to look when orders lag. */
-export function ShiftsSection({ status }: { status: PluginStatus }) {
+export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage: (list: PagedStatusList, offset: number) => void }) {
+  const paging = (list: PagedStatusList): Paging => ({ ...status.pages[list], onOffset: (offset) => onPage(list, offset) })
   const byStatus = Object.entries(status.open_shifts.by_status)
   return (
     <Section title="Reconciliation" description="Open shifts are polled until they settle, expire or are refunded." testId="crypto-swap-reconciliation">
@@ -100,6 +106,7 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
         title="Stuck shifts"
         testId="crypto-swap-stuck-shifts"
         shifts={status.stuck_shifts}
+        paging={paging("stuck_shifts")}
         columns={[
           { header: "Failed syncs", cell: (shift) => shift.sync_failures },
           { header: "Expires", cell: (shift) => formatDateTime(shift.expires_at) },
@@ -160,6 +167,7 @@ export function ShiftsSection({ status }: { status: PluginStatus }) {
         description="One step of this shift kept failing and is no longer retried. Fix the cause shown, then retry it."
         testId="crypto-swap-attention"
         shifts={status.attention ?? []}
+        paging={paging("attention")}
         columns={[
           { header: "Action", cell: (item) => humanize(item.action) },
           { header: "Attempts", cell: (item) => item.attempts },

@@ -1,3 +1,4 @@
+import { useState } from "react"
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Button, Container, Heading, Text } from "@medusajs/ui"
 import { ProvidersSection } from "../../../components/crypto-swap/settings/providers-section"
@@ -6,10 +7,12 @@ import { UpstreamSection } from "../../../components/crypto-swap/settings/upstre
 import { WebhooksSection } from "../../../components/crypto-swap/settings/webhooks-section"
 import { usePluginStatus } from "../../../lib/queries"
 import { errorMessage } from "../../../lib/sdk"
+import type { StatusPages } from "../../../lib/types"
 
 /** The plugin's health: is the service reachable with these keys, is reconciliation running, what is stuck. */
 const CryptoSwapSettingsPage = () => {
-  const status = usePluginStatus()
+  const [pages, setPages] = useState<StatusPages>({ stuck_shifts: 0, attention: 0 })
+  const status = usePluginStatus(pages)
 
   return (
     <div className="flex flex-col gap-y-3" data-testid="crypto-swap-settings">
@@ -45,7 +48,7 @@ const CryptoSwapSettingsPage = () => {
       ) : (
         <>
           <ProvidersSection providers={status.data.providers} />
-          <ShiftsSection status={status.data} />
+          <ShiftsSection status={status.data} onPage={(list, offset) => setPages((current) => ({ ...current, [list]: offset }))} />
           <WebhooksSection webhooks={status.data.webhooks} providers={status.data.providers} />
           <UpstreamSection upstream={status.data.upstream} />
         </>

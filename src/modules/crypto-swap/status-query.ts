@@ -1,0 +1,151 @@
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
+import { heldRefundId, OPEN_REFUND_STATUSES } from "../../lib/shift/refund-ids"
+import { flagSet } from "./payments-query"
+
+/**
+ * What the settings page shows, read in SQL: counts and the rows that need the merchant, never the
+ * ledger itself. The lists with no paging are rare rows (money no order holds), capped all the same.
+ */
+const RARE_ROWS_CAP = 1000
+
+/** A shift is stuck when it outlived its deadline by this much, or keeps failing to sync. */
+const STUCK_AFTER_MS = 60 * 60 * 1000
+const STUCK_FAILURES = 5
+
+export type Page = { limit: number; offset: number }
+
+/**
+ * The flag's key is present (implied by `flagSet`): read from the flags' GIN index, which finds the few
+ * flagged rows however many open shifts have no order yet. `\\?` is knex's escape for the `?` operator.
+ */
+const hasFlag = (name: string) => `s.flags \\? '${name}'`
+
+const shifts = (knex: Knex) => knex.from({ s: "crypto_swap_shift" }).whereNull("s.deleted_at")
+
+/** Open shifts by status: one index-only count over (terminal, status). */
+export async function openShiftCounts(knex: Knex) {
+  const rows = (await shifts(knex).where("s.terminal", false).select("s.status").count({ count: "*" }).groupBy("s.status").orderBy("s.status")) as Array<{
+    status: string
+    count: string
+  }>
+  const byStatus = Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]))
+  return { total: rows.reduce((total, row) => total + Number(row.count), 0), by_status: byStatus }
+}
+
+/** One page of the open shifts that keep failing to sync or are long past their deadline, oldest deadline first, and how many in all. */
+export async function stuckShifts(knex: Knex, page: Page, now = new Date()) {
+  // Each arm whole, so each is a range of its own index (the rare failing rows, the waiting ones by deadline).
+  const stuck = () =>
+    shifts(knex).where((where) =>
+      where
+        .where((failing) => failing.where("s.terminal", false).where("s.sync_failures", ">=", STUCK_FAILURES))
+        .orWhere((late) => late.where("s.terminal", false).where("s.status", "waiting").where("s.expires_at", "<", new Date(now.getTime() - STUCK_AFTER_MS)))
+    )
+  const [rows, [{ count }]] = await Promise.all([
+    stuck()
+      .select("s.id", "s.status", "s.sync_failures", "s.expires_at")
+      .orderByRaw("s.expires_at asc nulls last, s.id asc")
+      .limit(page.limit)
+      .offset(page.offset),
+    stuck().count<Array<{ count: string }>>({ count: "*" }),
+  ])
+  return { shifts: rows as Array<{ id: string; status: string; sync_failures: number; expires_at: Date | null }>, count: Number(count) }
+}
+
+/** One page of the actions that stopped retrying, latest first, with their shift; and how many in all. */
+export async function attentionActions(knex: Knex, page: Page) {
+  const stopped = () => knex.from("crypto_swap_shift_action").whereNull("deleted_at").where("state", "attention")
+  // The page is cut before its shifts are joined: each of its rows then costs one primary-key read.
+  const onPage = stopped()
+    .select("id", "swap_shift_id", "kind", "attempts", "last_error", "updated_at")
+    .orderBy([{ column: "updated_at", order: "desc" }, { column: "id", order: "desc" }])
+    .limit(page.limit)
+    .offset(page.offset)
+    .as("a")
+  const [rows, [{ count }]] = await Promise.all([
+    knex
+      .from(onPage)
+      .leftJoin({ s: "crypto_swap_shift" }, (join) => join.on("s.id", "a.swap_shift_id").andOnNull("s.deleted_at"))
+      .select(
+        "a.swap_shift_id as id",
+        knex.raw("coalesce(s.status, 'unknown') as status"),
+        "s.order_id",
+        "s.cart_id",
+        "a.kind as action",
+        "a.attempts",
+        "a.last_error",
+        "a.updated_at as since"
+      )
+      .orderBy([{ column: "a.updated_at", order: "desc" }, { column: "a.id", order: "desc" }]),
+    stopped().count<Array<{ count: string }>>({ count: "*" }),
+  ])
+  return { items: rows, count: Number(count) }
+}
+
+/**
+ * Deposits no order holds: paid into the shift of a replaced session (`paid_without_session`), and variable
+ * deposits short of the amount due that are not being refunded yet (`underpaid`; `held` once the wait for a
+ * top-up ran out and it waits for the merchant to accept it as paid or refund it).
+ */
+export async function orderlessDeposits(knex: Knex) {
+  const orderless = () =>
+    shifts(knex)
+      .where("s.kind", "payment")
+      .whereNull("s.order_id")
+      .whereIn("s.status", [...DEPOSIT_SEEN_STATUSES])
+      .select("s.id", "s.status", "s.deposit_amount", "s.deposit_coin", "s.deposit_network", "s.cart_id", "s.refund_address")
+      .orderBy("s.id")
+      .limit(RARE_ROWS_CAP)
+  const [paidWithoutSession, underpaid] = await Promise.all([
+    orderless().whereRaw(`${hasFlag("paid_without_session")} and ${flagSet("paid_without_session")}`),
+    orderless()
+      .select("s.amount_due", "s.currency_code", "s.credit", knex.raw("s.flags->>'underpaid' as underpaid"), knex.raw(`${flagSet("underpaid_held")} as held`))
+      .whereRaw(`${hasFlag("underpaid")} and ${flagSet("underpaid")} and not ${flagSet("paid_without_session")} and not ${flagSet("accepted_short")}`)
+      .whereNotExists((refund) =>
+        refund
+          .from({ r: "crypto_swap_shift" })
+          .whereNull("r.deleted_at")
+          // The refund row of held money has a refund id made from the payment's ledger id.
+          .whereRaw("r.refund_id = ? || s.id", [heldRefundId("")])
+      ),
+  ])
+  return { paid_without_session: paidWithoutSession, underpaid }
+}
+
+/** Money owed back after a canceled order, refunds still to reach the shopper, and confirmed deposits no order holds. */
+export async function moneyToResolve(knex: Knex) {
+  const [refundOwed, refunds, paidNoOrder] = await Promise.all([
+    shifts(knex)
+      .where("s.kind", "payment")
+      .whereNotNull("s.refund_owed")
+      .select("s.id", "s.status", "s.order_id", "s.cart_id", "s.refund_owed", "s.settle_coin", "s.settle_network", "s.refund_address")
+      .orderBy("s.id")
+      .limit(RARE_ROWS_CAP),
+    shifts(knex)
+      .where("s.kind", "refund")
+      .whereIn("s.status", OPEN_REFUND_STATUSES)
+      .select(
+        [
+          "id", "status", "order_id", "refund_id", "amount_due", "currency_code", "deposit_amount", "deposit_coin",
+          "deposit_network", "deposit_address", "deposit_memo", "expires_at", "refund_address", "settle_coin", "settle_network",
+        ].map((column) => `s.${column}`)
+      )
+      .orderBy([{ column: "s.created_at", order: "asc" }, { column: "s.id", order: "asc" }])
+      .limit(RARE_ROWS_CAP),
+    shifts(knex)
+      .where("s.kind", "payment")
+      .whereNotNull("s.paid_no_order_since")
+      // Placing the order is the shift's `authorize` action: its attempts and last error say why it failed.
+      .leftJoin({ a: "crypto_swap_shift_action" }, (join) => join.on("a.swap_shift_id", "s.id").andOnVal("a.kind", "authorize").andOnNull("a.deleted_at"))
+      .select(
+        ...["id", "status", "cart_id", "paid_no_order_since", "deposit_coin", "deposit_network", "deposit_amount", "amount_due", "currency_code"].map((column) => `s.${column}`),
+        knex.raw("coalesce(a.attempts, 0) as attempts"),
+        "a.last_error",
+        "a.next_attempt_at"
+      )
+      .orderBy("s.paid_no_order_since")
+      .limit(RARE_ROWS_CAP),
+  ])
+  return { refund_owed: refundOwed, refunds, paid_no_order: paidNoOrder }
+}
