@@ -1,9 +1,10 @@
 // What the browser test files share: the demo stack (`scripts/demo.mjs`) started and stopped, a
-// headless Chromium, pages that record their errors, screenshots into test-artifacts/, and the way
-// from the product list to the payment page. Not a test file itself (node --test skips its name).
+// headless Chromium, pages that record their errors, screenshots into test-artifacts/, the axe-core
+// check, and the way from the product list to the payment page. Not a test file itself (node --test skips its name).
 import assert from "node:assert/strict"
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync } from "node:fs"
+import { createRequire } from "node:module"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { chromium } from "playwright-core"
@@ -66,9 +67,9 @@ export async function launchChromium() {
   })
 }
 
-/** A page in a context of its own, collecting uncaught exceptions and console errors. */
-export async function newPage(browser) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } })
+/** A page in a context of its own (`options`: Playwright's, e.g. the browser's `locale`), collecting uncaught exceptions and console errors. */
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options })
   const page = await context.newPage()
   const errors = []
   const consoleErrors = []
@@ -81,6 +82,21 @@ export async function newPage(browser) {
       .catch(() => consoleErrors.push(message.text()))
   })
   return { page, errors, consoleErrors, context }
+}
+
+const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js")
+
+/**
+ * Runs axe-core on the page as it is and adds what it found to `findings` (for a report); fails on a serious or
+ * critical violation.
+ */
+export async function assertAccessible(page, label, findings = []) {
+  await page.addScriptTag({ path: AXE_SCRIPT })
+  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }))
+  const found = violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }))
+  findings.push({ view: label, violations: found })
+  const blocking = found.filter((v) => v.impact === "serious" || v.impact === "critical")
+  assert.deepEqual(blocking, [], `${label}: axe-core found ${JSON.stringify(blocking, null, 2)}`)
 }
 
 export const shot = (page, name) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true })

@@ -10,13 +10,22 @@
 // Needs Chromium: /usr/bin/chromium (Debian: apt-get install -y chromium) or CHROMIUM_PATH.
 import assert from "node:assert/strict"
 import { writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import path from "node:path"
 import { after, before, test } from "node:test"
 import BigNumber from "bignumber.js"
-import { ARTIFACTS, byTestId, checkout as checkoutOn, launchChromium, newPage as pageOf, paymentPageReady, shot, startDemo, stopDemo } from "./demo-browser.mjs"
+import {
+  ARTIFACTS,
+  assertAccessible as assertAccessibleIn,
+  byTestId,
+  checkout as checkoutOn,
+  launchChromium,
+  newPage as pageOf,
+  paymentPageReady,
+  shot,
+  startDemo,
+  stopDemo,
+} from "./demo-browser.mjs"
 
-const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js")
 /** The sandbox catalogue's contracts (src/sandbox/catalogue-data.ts), as the coins listing gives them. */
 const USDT_BSC = { contract: "0x55d398326f99059ff775485246999027b3197955", decimals: 18 }
 const USDC_SOLANA_MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
@@ -62,15 +71,7 @@ async function assertQrAlternative(page, { coin, amount, address }) {
   assert.equal(await qr.locator("svg").getAttribute("aria-hidden"), "true")
 }
 
-/** Runs axe-core on the page as it is and keeps what it found; fails on a serious or critical violation. */
-async function assertAccessible(page, label) {
-  await page.addScriptTag({ path: AXE_SCRIPT })
-  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }))
-  const found = violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }))
-  axeFindings.push({ view: label, violations: found })
-  const blocking = found.filter((v) => v.impact === "serious" || v.impact === "critical")
-  assert.deepEqual(blocking, [], `${label}: axe-core found ${JSON.stringify(blocking, null, 2)}`)
-}
+const assertAccessible = (page, label) => assertAccessibleIn(page, label, axeFindings)
 
 const focused = (page) =>
   page.evaluate(() => {

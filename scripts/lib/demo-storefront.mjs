@@ -1,5 +1,6 @@
 // The demo's storefront: one page (demo/storefront) bundled with esbuild at start, plus a tiny
-// proxy to the sandbox's control interface so the page's "Simulate deposit" needs no CORS.
+// proxy to the sandbox's control interface so the page's "Simulate deposit" needs no CORS. The page's
+// payment component comes from the plugin's packed tarball in demo/node_modules, through its "exports".
 import { readFile } from "node:fs/promises"
 import http from "node:http"
 import path from "node:path"
