@@ -100,7 +100,8 @@ module.exports = defineConfig({
       options: {
         providers: [
           provider("crypto-swap"),
-          provider("crypto-swap-settled", { authorizeOn: "settled" }),
+          // Its refund-address message links to the storefront's payment page.
+          provider("crypto-swap-settled", { authorizeOn: "settled", notifications: { paymentPageUrl: "http://shop.test/checkout?cart_id={cart_id}&step=payment" } }),
           provider("crypto-swap-before", { placeOrder: "before_payment" }),
           provider("crypto-swap-checkout", {
             mode: "checkout",

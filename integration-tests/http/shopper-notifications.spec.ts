@@ -2,7 +2,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
-import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
+import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, orderWithPayments, reconcile } from "../helpers/ledger"
@@ -11,6 +11,9 @@ import { waitFor } from "../helpers/wait-for"
 
 jest.setTimeout(180_000)
 
+// The store adds Italian with its own subject for one notice (the `messages` option); English fills the rest.
+const ITALIAN_EXPIRED = "La tua richiesta di pagamento è scaduta"
+process.env.CRYPTO_SWAP_TEST_MESSAGES = JSON.stringify({ it: { "notice.payment_expired.subject": ITALIAN_EXPIRED } })
 const env = useSandbox()
 const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
 const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
@@ -23,14 +26,29 @@ async function sentFor(container: MedusaContainer, cartId: string) {
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
+    let fixture: StoreFixture
     let shop: ReturnType<typeof storefront>
+    afterAll(() => {
+      delete process.env.CRYPTO_SWAP_TEST_MESSAGES
+    })
     beforeEach(async () => {
-      shop = storefront(api, await createStoreFixture(getContainer(), { stock: 10 }))
+      fixture = await createStoreFixture(getContainer(), { stock: 10 })
+      shop = storefront(api, fixture)
     })
 
-    async function pay(data: Record<string, unknown> = BTC) {
-      const cart = await shop.createCart()
-      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, data)
+    /** A cart as a storefront in the shopper's language creates it: Medusa keeps the tag in `cart.locale`. */
+    async function cartIn(locale: string) {
+      const { data } = await api.post(
+        "/store/carts",
+        { region_id: fixture.regionId, email: "shopper@example.com", items: [{ variant_id: fixture.variantId, quantity: 1 }], locale },
+        shop.headers
+      )
+      return data.cart
+    }
+
+    async function pay(data: Record<string, unknown> = BTC, locale?: string, providerId = PROVIDERS.default) {
+      const cart = locale ? await cartIn(locale) : await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, providerId, data)
       return { cartId: cart.id as string, session, shiftId: session.data.shift_id as string }
     }
 
@@ -62,7 +80,16 @@ medusaIntegrationTestRunner({
         expect.objectContaining({
           channel: "email",
           template: "crypto-swap.payment_received",
-          data: expect.objectContaining({ amount: session.data.amount, currency_code: "usd", deposit_coin: "BTC", payment_session_id: session.id }),
+          data: expect.objectContaining({
+            amount: session.data.amount,
+            currency_code: "usd",
+            deposit_coin: "BTC",
+            payment_session_id: session.id,
+            // No locale on the cart: English.
+            locale: null,
+            subject: "We received your payment",
+            text: expect.stringContaining(`for your order of ${session.data.amount} USD`),
+          }),
         }),
       ])
 
@@ -80,7 +107,10 @@ medusaIntegrationTestRunner({
       await tick(container)
       const sent = await sentFor(container, cartId)
       expect(sent.map((notification) => notification.template).sort()).toEqual(["crypto-swap.payment_received", "crypto-swap.refunded"])
-      expect(sent.find((notification) => notification.template === "crypto-swap.refunded")!.data).toMatchObject({ amount: "20", refund_coin: "BTC" })
+      const refunded = sent.find((notification) => notification.template === "crypto-swap.refunded")!.data
+      expect(refunded).toMatchObject({ amount: "20", refund_coin: "BTC", subject: "Your refund was sent" })
+      expect(refunded!.text).toContain(`A refund of 20 USD for your order was sent to you (`)
+      expect(refunded!.text).toContain(BTC_REFUND)
       // Nothing that opens the service's order page, and nothing secret.
       const text = JSON.stringify(sent)
       for (const secret of [shiftId, refund.shift_id!, env.sandbox.account.secret]) expect(text).not.toContain(secret)
@@ -96,9 +126,26 @@ medusaIntegrationTestRunner({
       expect(await sentFor(container, wrong.cartId)).toEqual([
         expect.objectContaining({
           template: "crypto-swap.refund_address_needed",
-          data: expect.objectContaining({ payment_session_id: wrong.session.id, cart_id: wrong.cartId }),
+          data: expect.objectContaining({
+            payment_session_id: wrong.session.id,
+            cart_id: wrong.cartId,
+            subject: expect.stringContaining("refund address"),
+            // A store that did not name its payment page: the text says where to give the address.
+            text: expect.stringContaining("go back to the store's payment page for your order"),
+            payment_page_url: null,
+          }),
         }),
       ])
+
+      // A store that named its payment page (`notifications.paymentPageUrl`) gets a link to it in the text.
+      const linked = await pay(BTC, undefined, PROVIDERS.settled)
+      await env.control.deposit(linked.shiftId, { amount: "0.00001" })
+      await tick(container)
+      await sentTemplates(container, linked.cartId, ["crypto-swap.refund_address_needed"])
+      const [withLink] = await sentFor(container, linked.cartId)
+      const link = `http://shop.test/checkout?cart_id=${linked.cartId}&step=payment`
+      expect(withLink.data).toMatchObject({ payment_page_url: link })
+      expect(withLink.data!.text).toContain(`on your order's payment page: ${link}`)
 
       const unpaid = await pay()
       await env.control.advanceClock(16 * 60)
@@ -106,6 +153,42 @@ medusaIntegrationTestRunner({
       await sentTemplates(container, unpaid.cartId, ["crypto-swap.payment_expired"])
       await tick(container)
       expect((await sentFor(container, unpaid.cartId)).map((notification) => notification.template)).toEqual(["crypto-swap.payment_expired"])
+    })
+
+    it("writes each notice in the shopper's language, chosen from the cart's locale as the store routes choose it", async () => {
+      const container = getContainer()
+      // Unpaid, each expires: German with a region, a language the store added, and one nobody has.
+      const swiss = await pay(BTC, "de-CH")
+      const italian = await pay(BTC, "it")
+      const japanese = await pay(BTC, "ja")
+      await env.control.advanceClock(16 * 60)
+      await tick(container)
+      const expired = async ({ cartId }: { cartId: string }) => {
+        await sentTemplates(container, cartId, ["crypto-swap.payment_expired"])
+        return (await sentFor(container, cartId))[0].data!
+      }
+      const amount = `${swiss.session.data.amount} USD`
+      expect(await expired(swiss)).toMatchObject({ locale: "de-CH", subject: "Ihre Zahlungsanforderung ist abgelaufen" })
+      expect((await expired(swiss)).text).toContain(`Die Zahlungsanforderung über ${amount} für Ihre Bestellung ist abgelaufen`)
+      expect(await expired(italian)).toMatchObject({
+        locale: "it",
+        subject: ITALIAN_EXPIRED,
+        text: expect.stringContaining(`The payment request of ${amount} for your order expired`),
+      })
+      expect(await expired(japanese)).toMatchObject({ locale: "ja", subject: "Your payment request expired" })
+
+      const german = await pay({ ...BTC, refund_address: BTC_REFUND }, "de")
+      await env.control.deposit(german.shiftId)
+      await tick(container)
+      await sentTemplates(container, german.cartId, ["crypto-swap.payment_received"])
+      const [received] = await sentFor(container, german.cartId)
+      expect(received.data).toMatchObject({ locale: "de", subject: "Wir haben Ihre Zahlung erhalten", amount: german.session.data.amount })
+      expect(received.data!.text).toContain(`für Ihre Bestellung über ${amount} erhalten`)
+
+      const text = JSON.stringify([received, ...(await Promise.all([swiss, italian, japanese].map(({ cartId }) => sentFor(container, cartId))))])
+      for (const secret of [german.shiftId, swiss.shiftId, italian.shiftId, japanese.shiftId, env.sandbox.account.secret]) {
+        expect(text).not.toContain(secret)
+      }
     })
   },
 })

@@ -162,6 +162,14 @@ export const optionsSchema = z
         enabled: z.boolean().default(true),
         channel: z.string().min(1).default("email"),
         templates: z.partialRecord(z.enum(["payment_received", "refund_address_needed", "refunded", "payment_expired"]), z.string().min(1)).prefault({}),
+        /**
+         * The storefront's payment page of a cart, `{cart_id}` and `{payment_session_id}` filled in: the
+         * refund-address message links to it. Without it the message says where to go.
+         */
+        paymentPageUrl: z
+          .url({ protocol: /^https?$/ })
+          .refine((url) => url.includes("{cart_id}") || url.includes("{payment_session_id}"), "must contain {cart_id} or {payment_session_id}")
+          .optional(),
       })
       .prefault({}),
     /** How reconciliation follows this provider's shifts. */

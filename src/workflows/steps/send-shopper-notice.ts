@@ -2,46 +2,36 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
-import { providerById } from "../../lib/provider-registry"
-import { shopperNotice, type ShopperNotice } from "../../lib/shift/shopper-notices"
+import { availableLanguages, languageTagSchema, negotiateLanguage, sayIn } from "../../lib/i18n"
+import { providerById, storeMessages } from "../../lib/provider-registry"
+import { noticeData, noticeTexts, shopperNotice, type NoticeData } from "../../lib/shift/shopper-notices"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
 
-/** Where the shopper is reached: the order's e-mail, else the cart's. */
-async function shopperEmail(container: MedusaContainer, row: LedgerRow): Promise<string | undefined> {
+/** Where and in what language the shopper is reached: the order's e-mail and locale, else the cart's. */
+async function shopperOf(container: MedusaContainer, row: LedgerRow): Promise<{ email?: string; locale: string | null }> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  if (row.order_id) {
-    const { data } = await query.graph({ entity: "order", fields: ["email"], filters: { id: row.order_id } })
-    if (data[0]?.email) return data[0].email
-  }
-  if (!row.cart_id) return undefined
-  const { data } = await query.graph({ entity: "cart", fields: ["email"], filters: { id: row.cart_id } })
-  return data[0]?.email ?? undefined
-}
-
-/** What a message may say: amounts, coins, the cart and the payment session. Never a shift id. */
-function noticeData(notice: ShopperNotice, row: LedgerRow) {
-  const about = { notice, cart_id: row.cart_id, order_id: row.order_id, amount: row.amount_due, currency_code: row.currency_code }
-  switch (notice) {
-    case "payment_received":
-      return { ...about, payment_session_id: row.payment_session_id, deposit_coin: row.deposit_coin, deposit_network: row.deposit_network, deposit_amount: row.deposit_amount }
-    case "refund_address_needed":
-      // The page where the shopper gives it is the storefront's payment page for this session.
-      return { ...about, payment_session_id: row.payment_session_id, deposit_coin: row.deposit_coin, deposit_network: row.deposit_network }
-    case "refunded":
-      // A refund shift pays the shopper its settle coin; a payment the service sent back, its deposit coin.
-      return row.kind === "refund"
-        ? { ...about, refund_coin: row.settle_coin, refund_network: row.settle_network, refund_amount: row.settle_amount, refund_address: row.refund_address }
-        : { ...about, refund_coin: row.deposit_coin, refund_network: row.deposit_network, refund_address: row.refund_address }
-    case "payment_expired":
-      return { ...about, payment_session_id: row.payment_session_id }
-  }
+  const fields = ["email", "locale"]
+  const [order] = row.order_id ? (await query.graph({ entity: "order", fields, filters: { id: row.order_id } })).data : []
+  const [cart] = row.cart_id && !(order?.email && order.locale) ? (await query.graph({ entity: "cart", fields, filters: { id: row.cart_id } })).data : []
+  return { email: order?.email || cart?.email || undefined, locale: order?.locale || cart?.locale || null }
 }
 
 /**
- * Tells the shopper what became of their payment, through the store's Notification Module, once per
- * message and row (its idempotency key). A store without a provider for the channel gets a warning,
- * and the payment goes on.
+ * The notice in the shopper's language, chosen as the store routes choose it (a locale that is no language
+ * tag, or a language the store lacks, is English; the store's `messages` override and add).
+ */
+function noticeMessage(container: MedusaContainer, data: NoticeData, locale: string | null) {
+  const overrides = storeMessages(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const say = sayIn(negotiateLanguage(languageTagSchema.safeParse(locale).data, undefined, availableLanguages(overrides)), overrides)
+  const { subject, text } = noticeTexts(data)
+  return { ...data, locale, subject: say(subject), text: say(text) }
+}
+
+/**
+ * Tells the shopper what became of their payment, in their language, through the store's Notification
+ * Module, once per message and row (its idempotency key). A store without a provider for the channel
+ * gets a warning, and the payment goes on.
  */
 export const sendShopperNoticeStep = createStep(
   "crypto-swap-send-shopper-notice",
@@ -51,14 +41,14 @@ export const sendShopperNoticeStep = createStep(
     if (!notice || !row.provider_id) return new StepResponse(null)
     const { notifications } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id).options
     if (!notifications.enabled) return new StepResponse(null)
-    const to = await shopperEmail(container, row)
+    const { email: to, locale } = await shopperOf(container, row)
     if (!to) return new StepResponse(null)
     try {
       await container.resolve(Modules.NOTIFICATION).createNotifications({
         to,
         channel: notifications.channel,
         template: notifications.templates[notice] ?? `crypto-swap.${notice}`,
-        data: noticeData(notice, row),
+        data: noticeMessage(container, noticeData(notice, row, notifications.paymentPageUrl), locale),
         trigger_type: input.event,
         resource_id: row.order_id ?? row.cart_id,
         resource_type: row.order_id ? "order" : "cart",

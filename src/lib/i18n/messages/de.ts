@@ -104,4 +104,21 @@ export const de: Messages = {
   "top_up.not_allowed":
     "Nachzahlen lässt sich nur eine Zahlung, deren bestätigte Einzahlung unter dem fälligen Betrag liegt und die weder erstattet noch zurückgehalten wird.",
   "top_up.on_its_way": "Eine Nachzahlung für diese Zahlung ist bereits unterwegs.",
+
+  "notice.payment_received.subject": "Wir haben Ihre Zahlung erhalten",
+  "notice.payment_received.text":
+    "Wir haben Ihre Zahlung ({deposit} über {network}) für Ihre Bestellung über {amount} {currency} erhalten. Sie müssen nichts tun: Ihre Bestellung wird bearbeitet, sobald die Zahlung verarbeitet ist.",
+  "notice.refund_address_needed.subject": "Ihre Zahlung wird zurückgesendet: Wir benötigen eine Erstattungsadresse",
+  "notice.refund_address_needed.text":
+    "Der Swap-Dienst konnte die {coin}, die Sie für Ihre Bestellung über {amount} {currency} gesendet haben, nicht annehmen und sendet sie zurück. Um sie zu erhalten, kehren Sie zur Zahlungsseite Ihrer Bestellung im Shop zurück, auf der Sie die Kryptowährung gewählt haben, und geben Sie eine {coin}-Adresse im Netzwerk {network} ein.",
+  "notice.refund_address_needed.text_with_link":
+    "Der Swap-Dienst konnte die {coin}, die Sie für Ihre Bestellung über {amount} {currency} gesendet haben, nicht annehmen und sendet sie zurück. Um sie zu erhalten, geben Sie auf der Zahlungsseite Ihrer Bestellung eine {coin}-Adresse im Netzwerk {network} ein: {url}",
+  "notice.refunded.subject": "Ihre Erstattung wurde gesendet",
+  "notice.refunded.text":
+    "Eine Erstattung von {amount} {currency} für Ihre Bestellung wurde an Sie gesendet ({refund} über {network}), an die Adresse {address}.",
+  "notice.refunded.sent_back":
+    "Die {coin}, die Sie für Ihre Bestellung über {amount} {currency} gesendet haben, wurden über {network} an Sie zurückgesendet, an die Adresse {address}.",
+  "notice.payment_expired.subject": "Ihre Zahlungsanforderung ist abgelaufen",
+  "notice.payment_expired.text":
+    "Die Zahlungsanforderung über {amount} {currency} für Ihre Bestellung ist abgelaufen, bevor eine Zahlung eingegangen ist. Senden Sie nichts an ihre Adresse: Um zu bezahlen, kehren Sie zum Shop zurück und starten Sie eine neue Zahlung.",
 }

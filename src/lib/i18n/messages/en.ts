@@ -106,4 +106,19 @@ export const en = {
   "top_up.not_allowed":
     "Only a payment whose confirmed deposit is short of the amount due, and that is not being refunded or held, can be topped up.",
   "top_up.on_its_way": "A top-up for this payment is already on its way.",
+
+  "notice.payment_received.subject": "We received your payment",
+  "notice.payment_received.text":
+    "We received your payment ({deposit} on {network}) for your order of {amount} {currency}. Nothing to do: your order goes ahead as soon as the payment is processed.",
+  "notice.refund_address_needed.subject": "Your payment is being sent back: a refund address is needed",
+  "notice.refund_address_needed.text":
+    "The swap service could not accept the {coin} you sent for your order of {amount} {currency} and is sending it back. To receive it, go back to the store's payment page for your order, where you chose the coin, and enter a {coin} address on {network}.",
+  "notice.refund_address_needed.text_with_link":
+    "The swap service could not accept the {coin} you sent for your order of {amount} {currency} and is sending it back. To receive it, enter a {coin} address on {network} on your order's payment page: {url}",
+  "notice.refunded.subject": "Your refund was sent",
+  "notice.refunded.text": "A refund of {amount} {currency} for your order was sent to you ({refund} on {network}) to the address {address}.",
+  "notice.refunded.sent_back": "The {coin} you sent for your order of {amount} {currency} was sent back to you on {network}, to the address {address}.",
+  "notice.payment_expired.subject": "Your payment request expired",
+  "notice.payment_expired.text":
+    "The payment request of {amount} {currency} for your order expired before a payment arrived. Do not send anything to its address: to pay, go back to the store and start a new payment.",
 } as const

@@ -104,4 +104,21 @@ export const es: Messages = {
   "top_up.not_allowed":
     "Solo se puede completar un pago cuyo depósito confirmado sea inferior al importe debido y que no se esté reembolsando ni esté retenido.",
   "top_up.on_its_way": "Ya hay un pago complementario en camino para este pago.",
+
+  "notice.payment_received.subject": "Hemos recibido su pago",
+  "notice.payment_received.text":
+    "Hemos recibido su pago ({deposit} en {network}) para su pedido de {amount} {currency}. No tiene que hacer nada: su pedido seguirá adelante en cuanto se procese el pago.",
+  "notice.refund_address_needed.subject": "Le estamos devolviendo su pago: necesitamos una dirección de reembolso",
+  "notice.refund_address_needed.text":
+    "El servicio de intercambio no pudo aceptar los {coin} que envió para su pedido de {amount} {currency} y se los está devolviendo. Para recibirlos, vuelva a la página de pago de su pedido en la tienda, donde eligió la criptomoneda, e introduzca una dirección de {coin} en {network}.",
+  "notice.refund_address_needed.text_with_link":
+    "El servicio de intercambio no pudo aceptar los {coin} que envió para su pedido de {amount} {currency} y se los está devolviendo. Para recibirlos, introduzca una dirección de {coin} en la red {network} en la página de pago de su pedido: {url}",
+  "notice.refunded.subject": "Su reembolso ha sido enviado",
+  "notice.refunded.text":
+    "Se le ha enviado un reembolso de {amount} {currency} por su pedido ({refund} en {network}) a la dirección {address}.",
+  "notice.refunded.sent_back":
+    "Los {coin} que envió para su pedido de {amount} {currency} se le han devuelto en {network}, a la dirección {address}.",
+  "notice.payment_expired.subject": "Su solicitud de pago ha caducado",
+  "notice.payment_expired.text":
+    "La solicitud de pago de {amount} {currency} para su pedido caducó antes de que llegara un pago. No envíe nada a su dirección: para pagar, vuelva a la tienda e inicie un nuevo pago.",
 }

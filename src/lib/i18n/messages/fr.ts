@@ -104,4 +104,21 @@ export const fr: Messages = {
   "top_up.not_allowed":
     "Seul un paiement dont le dépôt confirmé est inférieur au montant dû, et qui n’est ni remboursé ni retenu, peut être complété.",
   "top_up.on_its_way": "Un complément pour ce paiement est déjà en route.",
+
+  "notice.payment_received.subject": "Nous avons reçu votre paiement",
+  "notice.payment_received.text":
+    "Nous avons reçu votre paiement ({deposit} sur {network}) pour votre commande de {amount} {currency}. Rien à faire : votre commande suit son cours dès que le paiement est traité.",
+  "notice.refund_address_needed.subject": "Votre paiement vous est renvoyé : une adresse de remboursement est nécessaire",
+  "notice.refund_address_needed.text":
+    "Le service d’échange n’a pas pu accepter les {coin} envoyés pour votre commande de {amount} {currency} et vous les renvoie. Pour les recevoir, retournez sur la page de paiement de votre commande dans la boutique, où vous avez choisi la cryptomonnaie, et saisissez une adresse {coin} sur {network}.",
+  "notice.refund_address_needed.text_with_link":
+    "Le service d’échange n’a pas pu accepter les {coin} que vous avez envoyés pour votre commande de {amount} {currency} et vous les renvoie. Pour les recevoir, saisissez une adresse {coin} sur le réseau {network} sur la page de paiement de votre commande : {url}",
+  "notice.refunded.subject": "Votre remboursement a été envoyé",
+  "notice.refunded.text":
+    "Un remboursement de {amount} {currency} pour votre commande vous a été envoyé ({refund} sur {network}) à l’adresse {address}.",
+  "notice.refunded.sent_back":
+    "Les {coin} envoyés pour votre commande de {amount} {currency} vous ont été renvoyés sur {network}, à l’adresse {address}.",
+  "notice.payment_expired.subject": "Votre demande de paiement a expiré",
+  "notice.payment_expired.text":
+    "La demande de paiement de {amount} {currency} pour votre commande a expiré avant l’arrivée d’un paiement. N’envoyez rien à son adresse : pour payer, retournez sur la boutique et lancez un nouveau paiement.",
 }

@@ -104,4 +104,21 @@ export const pt: Messages = {
   "top_up.not_allowed":
     "Só é possível complementar um pagamento cujo depósito confirmado seja inferior ao valor devido e que não esteja sendo reembolsado nem retido.",
   "top_up.on_its_way": "Um pagamento complementar para este pagamento já está a caminho.",
+
+  "notice.payment_received.subject": "Recebemos o seu pagamento",
+  "notice.payment_received.text":
+    "Recebemos o seu pagamento ({deposit} na rede {network}) para o seu pedido de {amount} {currency}. Nada a fazer: o seu pedido segue assim que o pagamento for processado.",
+  "notice.refund_address_needed.subject": "O seu pagamento está sendo devolvido: precisamos de um endereço de reembolso",
+  "notice.refund_address_needed.text":
+    "O serviço de troca não pôde aceitar os {coin} que você enviou para o seu pedido de {amount} {currency} e está devolvendo-os. Para recebê-los, volte à página de pagamento do seu pedido na loja, onde você escolheu a criptomoeda, e informe um endereço {coin} na rede {network}.",
+  "notice.refund_address_needed.text_with_link":
+    "O serviço de troca não pôde aceitar os {coin} que você enviou para o seu pedido de {amount} {currency} e está devolvendo-os. Para recebê-los, informe um endereço de {coin} na rede {network} na página de pagamento do seu pedido: {url}",
+  "notice.refunded.subject": "O seu reembolso foi enviado",
+  "notice.refunded.text":
+    "Um reembolso de {amount} {currency} referente ao seu pedido foi enviado para você ({refund} na rede {network}) para o endereço {address}.",
+  "notice.refunded.sent_back":
+    "Os {coin} que você enviou para o seu pedido de {amount} {currency} foram devolvidos a você na rede {network}, para o endereço {address}.",
+  "notice.payment_expired.subject": "A sua solicitação de pagamento expirou",
+  "notice.payment_expired.text":
+    "A solicitação de pagamento de {amount} {currency} para o seu pedido expirou antes de chegar um pagamento. Não envie nada para o endereço dela: para pagar, volte à loja e inicie um novo pagamento.",
 }
