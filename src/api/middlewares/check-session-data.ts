@@ -6,6 +6,7 @@ import { toMedusaError } from "../../lib/to-medusa-error"
 import { planShift } from "../../lib/shift/shift-plan"
 import { parseStorefrontInput, storefrontChoiceSchema } from "../../lib/shift/storefront-input"
 import { assertVariableShiftRoom } from "../../workflows/steps/variable-pool"
+import { requestedCollection } from "./requested-collection"
 
 /**
  * Refuses payment session `data` the provider would refuse, and a variable-rate payment the account has
@@ -22,16 +23,10 @@ export async function checkSessionData(req: MedusaRequest, _res: MedusaResponse,
   try {
     const input = parseStorefrontInput(storefrontChoiceSchema, body!.data)
     if (provider.options.mode !== "checkout") {
-      const {
-        data: [collection],
-      } = await req.scope.resolve(ContainerRegistrationKeys.QUERY).graph({
-        entity: "payment_collection",
-        fields: ["currency_code", "amount"],
-        filters: { id: req.params.id },
-      })
+      const collection = await requestedCollection(req)
       // An unknown collection or an unconfigured currency is Medusa's and the provider's to answer.
       const settlement = collection ? provider.options.settlement[collection.currency_code.toLowerCase()] : undefined
-      const plan = settlement ? planShift(await catalogueFor(provider).get(), settlement, input, toDecimalString(collection.amount)) : undefined
+      const plan = settlement && collection ? planShift(await catalogueFor(provider).get(), settlement, input, toDecimalString(collection.amount)) : undefined
       if (plan?.type === "variable") await assertVariableShiftRoom(req.scope, provider)
     }
     next()

@@ -6,6 +6,7 @@ import { reusableSession } from "../../lib/shift/reusable-session"
 import { storefrontChoiceSchema } from "../../lib/shift/storefront-input"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { recordViewed } from "../store/crypto-swap/shopper-session"
+import { requestedCollection } from "./requested-collection"
 
 /** What Medusa's own route answers with when the storefront asks for no particular fields. */
 const COLLECTION_FIELDS = ["id", "currency_code", "amount", "status", "payment_sessions.*"]
@@ -24,14 +25,7 @@ export async function reuseWaitingSession(req: MedusaRequest, res: MedusaRespons
     const provider = providerId ? providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(providerId) : undefined
     const choice = provider && provider.options.mode === "shift" ? storefrontChoiceSchema.safeParse(body!.data) : undefined
     if (!choice?.success) return next()
-    const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-    const {
-      data: [collection],
-    } = await query.graph({
-      entity: "payment_collection",
-      fields: ["id", "amount", "payment_sessions.id", "payment_sessions.provider_id", "payment_sessions.status", "payment_sessions.data"],
-      filters: { id: req.params.id },
-    })
+    const collection = await requestedCollection(req)
     if (!collection) return next()
     const reused = reusableSession(collection.payment_sessions ?? [], providerId!, choice.data, toDecimalString(collection.amount))
     if (!reused) return next()
@@ -44,7 +38,7 @@ export async function reuseWaitingSession(req: MedusaRequest, res: MedusaRespons
     const fields = req.queryConfig?.fields?.length ? req.queryConfig.fields : COLLECTION_FIELDS
     const {
       data: [answer],
-    } = await query.graph({ entity: "payment_collection", fields, filters: { id: collection.id } })
+    } = await req.scope.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "payment_collection", fields, filters: { id: collection.id } })
     res.status(200).json({ payment_collection: answer })
   } catch (error) {
     next(error)

@@ -15,14 +15,7 @@ export async function recordNewShift(
   source: "create" | "storefront" | "admin"
 ): Promise<boolean> {
   try {
-    const [created] = await ledger.createSwapShifts([row] as never[])
-    await ledger.createSwapShiftEvents({
-      swap_shift_id: created.id,
-      from_status: null,
-      to_status: created.status,
-      source,
-      occurred_at: new Date(),
-    })
+    await ledger.recordNewSwapShift(row as never, { from_status: null, to_status: row.status, source, occurred_at: new Date() })
     return true
   } catch (error) {
     if (/already exists|unique/i.test((error as Error).message)) return false

@@ -60,25 +60,28 @@ function unchanged(row: LedgerRow & { session_gone: boolean }, shift: Shift, pro
   return !hasActions(plan)
 }
 
-/** The shifts read, by id, each with when its request went out (the sync it starts may take it as its own read). */
-async function readShifts(provider: RegisteredProvider, rows: LedgerRow[]): Promise<Map<string, ObservedShift>> {
+/**
+ * Reads the shifts and hands each answer to `onRead` as it arrives, with when its request went out (the
+ * sync it starts may take it as its own read): an answer with nothing new is garbage at once, instead of
+ * living as long as the whole page's reads and growing the heap's old generation with it.
+ */
+async function readShifts(provider: RegisteredProvider, rows: LedgerRow[], onRead: (observed: ObservedShift) => void): Promise<void> {
   const client = clientFor(provider)
   const ids = rows.map((row) => row.shift_id!)
-  const shifts = new Map<string, ObservedShift>()
   if (provider.options.reconcile.bulkRead) {
     const chunks = Array.from({ length: Math.ceil(ids.length / BULK_CHUNK) }, (_, i) => ids.slice(i * BULK_CHUNK, (i + 1) * BULK_CHUNK))
     await mapConcurrently(chunks, provider.options.reconcile.concurrency, async (chunk) => {
       const observed_at = new Date().toISOString()
-      for (const shift of await client.getShifts(chunk).catch(() => [])) shifts.set(shift.id, { shift, observed_at })
+      for (const shift of await client.getShifts(chunk).catch(() => [])) onRead({ shift, observed_at })
     })
-    return shifts
+    return
   }
   await mapConcurrently(ids, provider.options.reconcile.concurrency, async (id) => {
     const observed_at = new Date().toISOString()
     const shift = await client.getShift(id).catch(() => undefined)
-    if (shift) shifts.set(id, { shift, observed_at })
+    // An answer about another shift than the one asked for is no read of it: its full sync reads again.
+    if (shift?.id === id) onRead({ shift, observed_at })
   })
-  return shifts
 }
 
 async function reconcileProvider(container: MedusaContainer, provider: RegisteredProvider, rows: LedgerRow[], stats: ReconciliationStats) {
@@ -90,47 +93,51 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
   stats.deferred += direct.length - readable.length
   stats.read += readable.length
 
-  const shifts = await readShifts(provider, readable)
-  // One query for the whole tick: which payments' sessions Medusa has deleted or canceled.
+  // One query for the whole page: which payments' sessions Medusa has deleted or canceled.
   const gone = await goneSessions(
     container,
     readable.filter((row) => row.kind === "payment" && row.payment_session_id).map((row) => row.payment_session_id!)
   )
-  const now = new Date()
+  const byShiftId = new Map(readable.map((row) => [row.shift_id!, row]))
   const quiet: QuietSync[] = []
-  const eventful: LedgerRow[] = rows.filter((row) => !row.shift_id || row.checkout_id)
-  for (const row of readable) {
-    const observed = shifts.get(row.shift_id!)
-    const shift = observed?.shift
-    if (shift && unchanged({ ...row, session_gone: Boolean(row.payment_session_id && gone.has(row.payment_session_id)) }, shift, provider)) {
-      quiet.push({
-        id: row.id,
-        loaded_updated_at: new Date(row.updated_at),
-        observed_at: new Date(observed.observed_at),
-        next_sync_at: nextSyncAt(
-          {
-            status: row.status,
-            terminal: row.terminal,
-            actionPending: false,
-            failures: 0,
-            expiresAt: row.expires_at,
-            createdAt: row.created_at, kind: row.kind,
-            wakeAt: underpaymentWindowEnd(row.flags, provider.options.underpayment.waitMinutes),
-          },
-          provider.options.reconcile,
-          now
-        ),
-      })
-    } else {
-      // Changed, unreadable or with an action due: the full sync, under the shift's lock, takes what was read here or reads again.
-      eventful.push(row)
+  // What a full sync takes as its read: only the answers that are not quiet are kept.
+  const kept = new Map<string, ObservedShift>()
+  await readShifts(provider, readable, (observed) => {
+    const row = byShiftId.get(observed.shift.id)
+    if (!row) return
+    // Only the first answer about a shift counts (a bulk answer may list one twice).
+    byShiftId.delete(observed.shift.id)
+    if (!unchanged({ ...row, session_gone: Boolean(row.payment_session_id && gone.has(row.payment_session_id)) }, observed.shift, provider)) {
+      kept.set(observed.shift.id, observed)
+      return
     }
-  }
-  if (quiet.length) await recordQuietSyncs(container.resolve(ContainerRegistrationKeys.PG_CONNECTION), quiet, now)
+    quiet.push({
+      id: row.id,
+      loaded_updated_at: new Date(row.updated_at),
+      observed_at: new Date(observed.observed_at),
+      next_sync_at: nextSyncAt(
+        {
+          status: row.status,
+          terminal: row.terminal,
+          actionPending: false,
+          failures: 0,
+          expiresAt: row.expires_at,
+          createdAt: row.created_at, kind: row.kind,
+          wakeAt: underpaymentWindowEnd(row.flags, provider.options.underpayment.waitMinutes),
+        },
+        provider.options.reconcile,
+        new Date()
+      ),
+    })
+  })
+  if (quiet.length) await recordQuietSyncs(container.resolve(ContainerRegistrationKeys.PG_CONNECTION), quiet, new Date())
 
+  // Changed, unreadable or with an action due: the full sync, under the shift's lock, takes what was read here or reads again.
+  const quietIds = new Set(quiet.map((sync) => sync.id))
+  const eventful = [...rows.filter((row) => !row.shift_id || row.checkout_id), ...readable.filter((row) => !quietIds.has(row.id))]
   await mapConcurrently(eventful, provider.options.reconcile.concurrency, async (row) => {
     const { result, errors } = await syncShiftWorkflow(container).run({
-      input: { ledger_id: row.id, source: "poll", observed: row.shift_id ? shifts.get(row.shift_id) : undefined },
+      input: { ledger_id: row.id, source: "poll", observed: row.shift_id ? kept.get(row.shift_id) : undefined },
       throwOnError: false,
     })
     if (errors?.length || result?.recorded?.error) stats.failed += 1
