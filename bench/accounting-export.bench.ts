@@ -4,7 +4,7 @@ import { promisify } from "node:util"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { useSandbox } from "../integration-tests/helpers/sandbox"
+import { useSandboxProcess } from "../integration-tests/helpers/sandbox-process"
 import { PROVIDERS } from "../integration-tests/helpers/store-fixtures"
 import { adminHeaders } from "../integration-tests/helpers/admin"
 import { ledgerOf } from "../integration-tests/helpers/ledger"
@@ -14,7 +14,7 @@ import { collectGarbage, figure, mb, ms, reportBenchmark, size, timed, withPeakR
 // the command line's export in a process with a small heap: the whole month fits where one day does).
 jest.setTimeout(30 * 60 * 1000)
 
-useSandbox()
+useSandboxProcess()
 
 const COINS = [
   ["BTC", "bitcoin"],
@@ -136,7 +136,7 @@ medusaIntegrationTestRunner({
           `${figure(rows)} ledger rows (payments, every tenth a refund shift, every seventh payment still waiting; four deposit coins) inserted through ` +
           `the ledger module in chunks of 1,000 (${(seeded.ms / 1000).toFixed(1)} s), spread over January 2026. Each export is ` +
           `\`GET /admin/crypto-swap/export?from=2026-01-01&to=2026-01-31\` read as a stream by the test (counting lines, keeping nothing); ` +
-          `wall time from the request to the last byte; peak RSS sampled every 20 ms in the one process that runs Medusa, the sandbox and jest, ` +
+          `wall time from the request to the last byte; peak RSS sampled every 20 ms in the process that runs Medusa and jest (the sandbox runs in its own), ` +
           `after a full garbage collection. Payments page and totals: one request each, wall time.`,
         figures: [
           ["CSV export: lines, size, wall time, RSS before -> peak", `${figure(csv.lines)}, ${mb(csv.bytes)}, ${ms(csv.ms)}, ${mb(csv.rssBefore)} -> ${mb(csv.peakRss)}`],
@@ -152,7 +152,7 @@ medusaIntegrationTestRunner({
           `Memory [constant]: ${commandRss.month - commandRss.day <= 10 * 1024 * 1024 ? "met" : "**missed**"}: \`crypto-swap export\` alone in a ` +
             `process whose old generation is capped at ${COMMAND_HEAP_MB} MB writes the month's ${figure(rows)} lines and peaks at ` +
             `${mb(commandRss.month)}, against ${mb(commandRss.day)} for one day: the ledger is read 1,000 rows a page by (created_at, id) and ` +
-            `each page written before the next is read. In the app's own process (Medusa, the sandbox and the test reading the stream) RSS grew ` +
+            `each page written before the next is read. In the app's own process (Medusa and the test reading the stream) RSS grew ` +
             `by ${mb(Math.max(csv.peakRss - csv.rssBefore, json.peakRss - json.rssBefore))} at most for ${mb(Math.max(csv.bytes, json.bytes))} ` +
             `written: the collector's slack in a large heap (uncapped, the same command peaks about 160 MB higher for the month than for a day).`,
         ],

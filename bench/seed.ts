@@ -1,9 +1,10 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { Sandbox } from "../src/sandbox"
+import { ContainerRegistrationKeys, generateEntityId, Modules } from "@medusajs/framework/utils"
+import type { RemoteSandbox } from "../integration-tests/helpers/sandbox-process"
 import { clientFor, providerRegistry } from "../src/lib/provider-registry"
 import { mapConcurrently } from "../src/lib/concurrency"
 import { ledgerOf } from "../integration-tests/helpers/ledger"
+import { firstIdAt } from "../src/workflows/steps/discovery-window"
 
 /**
  * Open shifts in bulk, without a checkout each: variable shifts created through the sandbox's API
@@ -11,8 +12,8 @@ import { ledgerOf } from "../integration-tests/helpers/ledger"
  * through the ledger module, as discovery would record them but with no payment session. They wait
  * for a deposit, so a sync finds them unchanged.
  */
-export async function seedOpenShifts(container: MedusaContainer, sandbox: Sandbox, count: number, providerId: string): Promise<void> {
-  sandbox.configure({ maxOpenVariableShifts: 1_000_000 })
+export async function seedOpenShifts(container: MedusaContainer, sandbox: Pick<RemoteSandbox, "configure" | "clearRequests">, count: number, providerId: string): Promise<void> {
+  await sandbox.configure({ maxOpenVariableShifts: 1_000_000 })
   const client = clientFor(providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(providerId)!)
   const shifts = await mapConcurrently(Array.from({ length: count }, (_, i) => i), 16, () =>
     client.createVariableShift(
@@ -39,7 +40,7 @@ export async function seedOpenShifts(container: MedusaContainer, sandbox: Sandbo
       }))
     )
   }
-  sandbox.clearRequests()
+  await sandbox.clearRequests()
 }
 
 /**
@@ -78,4 +79,66 @@ export async function ledgerPlan(container: MedusaContainer, sql: string, bindin
   const nodes: string[] = []
   for (let node = rows[0]["QUERY PLAN"][0].Plan; node; node = node.Plans?.[0]) nodes.push(node["Index Name"] ? `${node["Node Type"]} (${node["Index Name"]})` : node["Node Type"])
   return nodes.join(" > ")
+}
+
+/**
+ * Crypto payment sessions made at `times` (their ids carry those times, as Medusa's do), inserted
+ * in chunks by SQL into one payment collection; with `known`, each with the ledger row its creation
+ * event records (waiting, not due for an hour). Returns their ids.
+ */
+export async function seedPaymentSessions(container: MedusaContainer, times: number[], providerId: string, known: boolean): Promise<string[]> {
+  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const [collection] = await container.resolve(Modules.PAYMENT).createPaymentCollections([{ currency_code: "usd", amount: 49.99 }])
+  // A ULID's last 16 characters are random.
+  const ids = times.map((time) => firstIdAt("payses", time).slice(0, -16) + generateEntityId(undefined, "payses").slice(-16))
+  for (let start = 0; start < ids.length; start += 1000) {
+    const chunk = ids.slice(start, start + 1000)
+    await knex("payment_session").insert(
+      chunk.map((id, i) => ({
+        id,
+        currency_code: "usd",
+        amount: 49.99,
+        raw_amount: { value: "49.99", precision: 20 },
+        provider_id: providerId,
+        data: { session_id: id, shift_id: `bench-${id}`, status: "waiting", amount: "49.99", currency_code: "usd" },
+        status: "pending",
+        payment_collection_id: collection.id,
+        created_at: new Date(times[start + i]),
+        updated_at: new Date(times[start + i]),
+      }))
+    )
+    if (!known) continue
+    await knex("crypto_swap_shift").insert(
+      chunk.map((id) => ({
+        id: `csshift_${id}`,
+        shift_id: `bench-${id}`,
+        kind: "payment",
+        type: "variable",
+        provider_id: providerId,
+        payment_session_id: id,
+        payment_collection_id: collection.id,
+        status: "waiting",
+        terminal: false,
+        amount_due: "49.99",
+        currency_code: "usd",
+        sync_failures: 0,
+        next_sync_at: new Date(Date.now() + 3_600_000),
+      }))
+    )
+  }
+  return ids
+}
+
+/**
+ * The rows PostgreSQL reads to run a statement (what its table scans return and what their filters
+ * drop), from running it again under EXPLAIN ANALYZE.
+ */
+export async function rowsExamined(container: MedusaContainer, sql: string, bindings: unknown[]): Promise<number> {
+  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+  const { rows } = await knex.raw(`explain (analyze, format json) ${sql}`, bindings as never[])
+  type PlanNode = { "Relation Name"?: string; "Actual Rows": number; "Actual Loops": number; "Rows Removed by Filter"?: number; Plans?: PlanNode[] }
+  const examined = (node: PlanNode): number =>
+    (node["Relation Name"] ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"] : 0) +
+    (node.Plans ?? []).reduce((total, child) => total + examined(child), 0)
+  return examined(rows[0]["QUERY PLAN"][0].Plan)
 }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { useSandbox } from "../integration-tests/helpers/sandbox"
+import { useSandboxProcess } from "../integration-tests/helpers/sandbox-process"
 import { createStoreFixture, PROVIDERS } from "../integration-tests/helpers/store-fixtures"
 import { storefront } from "../integration-tests/helpers/storefront"
 import { adminHeaders } from "../integration-tests/helpers/admin"
@@ -15,7 +15,7 @@ import { configureReconciliation, shippedReconcileDefaults } from "../integratio
 // Benchmark 3: from the sandbox marking a shift settled to the Medusa payment being captured.
 jest.setTimeout(15 * 60 * 1000)
 
-const env = useSandbox()
+const env = useSandboxProcess()
 /**
  * The job's schedule when a store sets none (src/jobs/reconcile-crypto-swap-shifts.ts); test apps
  * stretch it to an hour. `--quick` ticks faster: it checks that the path works, not how fast.
@@ -69,9 +69,9 @@ medusaIntegrationTestRunner({
       for (const session of sessions) {
         // A hosted checkout's shift exists once the payer picks a coin on its page.
         const shiftId = session.shiftId ?? (await env.control.payCheckout(session.checkoutId!, "ETH", "ethereum")).id
-        env.sandbox.deposit(shiftId)
-        env.sandbox.setStatus(shiftId, { status: "processing" })
-        env.sandbox.setStatus(shiftId, { status: "settling" })
+        await env.sandbox.deposit(shiftId)
+        await env.sandbox.setStatus(shiftId, { status: "processing" })
+        await env.sandbox.setStatus(shiftId, { status: "settling" })
         shiftIds.push(shiftId)
       }
       await reconcile(container)
@@ -90,7 +90,7 @@ medusaIntegrationTestRunner({
       const markedAt = new Map<string, number>()
       for (const { shiftId, paymentId } of payments) {
         markedAt.set(paymentId, Date.now())
-        env.sandbox.setStatus(shiftId, { status: "settled" })
+        await env.sandbox.setStatus(shiftId, { status: "settled" })
         await sleep(spacingMs)
       }
       const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
@@ -126,7 +126,7 @@ medusaIntegrationTestRunner({
 
     it("3a. settlement confirmation latency: webhook path", async () => {
       const container = getContainer()
-      const count = size(100, 5)
+      const count = size(40, 5)
       const registered = await api.post(
         "/admin/crypto-swap/webhooks",
         { provider_id: PROVIDERS.checkout, backend_url: api.defaults.baseURL },
@@ -161,7 +161,7 @@ medusaIntegrationTestRunner({
 
     it("3b. settlement confirmation latency: polling path", async () => {
       const container = getContainer()
-      const count = size(100, 5)
+      const count = size(40, 5)
       const payments = await authorizedPayments(container, PROVIDERS.default, count)
       // The shipped reconciliation options (the test app's cadence is 0 s: every open shift at every tick).
       const defaults = configureReconciliation(container, PROVIDERS.default, shippedReconcileDefaults())
@@ -182,7 +182,7 @@ medusaIntegrationTestRunner({
 
     it("3c. a shopper who paid and closed the tab: from settlement to the captured order", async () => {
       const container = getContainer()
-      const count = size(40, 4)
+      const count = size(20, 4)
       const defaults = configureReconciliation(container, PROVIDERS.default, shippedReconcileDefaults())
       const shop = storefront(api, await createStoreFixture(container, { stock: count }))
       const job = scheduleJob(container)
@@ -196,8 +196,8 @@ medusaIntegrationTestRunner({
       const settledAt = new Map<string, number>()
       for (const shiftId of shiftIds) {
         await sleep(CLOSED_TAB_SPACING_MS)
-        env.sandbox.deposit(shiftId)
-        for (const status of ["processing", "settling", "settled"] as const) env.sandbox.setStatus(shiftId, { status })
+        await env.sandbox.deposit(shiftId)
+        for (const status of ["processing", "settling", "settled"] as const) await env.sandbox.setStatus(shiftId, { status })
         settledAt.set(shiftId, Date.now())
       }
       const captured = await waitFor(

@@ -9,11 +9,7 @@ export function useSandbox(options: SandboxOptions = {}) {
   let sandbox: Sandbox | undefined
   beforeAll(async () => {
     sandbox = await startSandbox(options)
-    process.env.CRYPTO_SWAP_BASE_URL = sandbox.baseUrl
-    process.env.CRYPTO_SWAP_GRAPHQL_URL = sandbox.graphqlUrl
-    process.env.CRYPTO_SWAP_PAY_URL = sandbox.payUrl
-    process.env.CRYPTO_SWAP_ACCOUNT_ID = sandbox.account.id
-    process.env.CRYPTO_SWAP_PRIVATE_KEY = sandbox.account.secret
+    exportSandboxEnv(sandbox)
   })
   afterAll(async () => {
     await sandbox?.close()
@@ -27,6 +23,15 @@ export function useSandbox(options: SandboxOptions = {}) {
       return sandboxControl(this.sandbox.baseUrl)
     },
   }
+}
+
+/** The sandbox's address and account, where the test app's medusa-config.ts reads them. */
+export function exportSandboxEnv(sandbox: Pick<Sandbox, "baseUrl" | "graphqlUrl" | "payUrl" | "account">) {
+  process.env.CRYPTO_SWAP_BASE_URL = sandbox.baseUrl
+  process.env.CRYPTO_SWAP_GRAPHQL_URL = sandbox.graphqlUrl
+  process.env.CRYPTO_SWAP_PAY_URL = sandbox.payUrl
+  process.env.CRYPTO_SWAP_ACCOUNT_ID = sandbox.account.id
+  process.env.CRYPTO_SWAP_PRIVATE_KEY = sandbox.account.secret
 }
 
 async function call(url: string, method: string, body?: unknown) {
