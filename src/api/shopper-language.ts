@@ -1,6 +1,6 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { availableLanguages, english, languageTagSchema, negotiateLanguage, sayIn, shopperTextOf, type Say } from "../lib/i18n"
+import { english, sayToShopper, shopperTextOf, type Say } from "../lib/i18n"
 import { storeMessages } from "../lib/provider-registry"
 
 /** The shopper's language per request, once the middleware below has chosen it. */
@@ -16,10 +16,7 @@ const languages = new WeakMap<MedusaRequest, Say>()
  */
 export function chooseShopperLanguage(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   try {
-    const asked = languageTagSchema.safeParse(req.locale)
-    const locale = asked.success ? asked.data : undefined
-    const overrides = storeMessages(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
-    languages.set(req, sayIn(negotiateLanguage(locale, req.get("accept-language"), availableLanguages(overrides)), overrides))
+    languages.set(req, sayToShopper(req.locale, req.get("accept-language"), storeMessages(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))))
     next()
   } catch (error) {
     next(error)

@@ -1,4 +1,5 @@
 import { z } from "@medusajs/framework/zod"
+import { availableLanguages, sayIn, type MessageOverrides, type Say } from "./catalogue"
 
 /** A BCP 47 language tag as a storefront sends it (`de`, `pt-BR`, `zh-Hant-TW`); its language is the first part. */
 export const languageTagSchema = z
@@ -39,4 +40,15 @@ export function acceptedLanguages(header: string | undefined): string[] {
 export function negotiateLanguage(named: string | undefined, acceptLanguage: string | undefined, available: readonly string[]): string {
   const candidates = [...(named ? [languageOf(named)] : []), ...acceptedLanguages(acceptLanguage)]
   return candidates.find((language) => available.includes(language)) ?? "en"
+}
+
+/**
+ * How to speak to a shopper: in the language `locale` names when the store has it (a locale that is no
+ * language tag, e.g. `en_US` as Medusa passes it on, is passed over, never refused), else the best of
+ * `Accept-Language`, else English; the store's `messages` override and add. The store routes and the
+ * notifications choose alike.
+ */
+export function sayToShopper(locale: unknown, acceptLanguage: string | undefined, overrides: MessageOverrides): Say {
+  const named = languageTagSchema.safeParse(locale)
+  return sayIn(negotiateLanguage(named.success ? named.data : undefined, acceptLanguage, availableLanguages(overrides)), overrides)
 }

@@ -2,7 +2,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
-import { availableLanguages, languageTagSchema, negotiateLanguage, sayIn } from "../../lib/i18n"
+import { sayToShopper } from "../../lib/i18n"
 import { providerById, storeMessages } from "../../lib/provider-registry"
 import { noticeData, noticeTexts, shopperNotice, type NoticeData } from "../../lib/shift/shopper-notices"
 
@@ -22,8 +22,7 @@ async function shopperOf(container: MedusaContainer, row: LedgerRow): Promise<{ 
  * tag, or a language the store lacks, is English; the store's `messages` override and add).
  */
 function noticeMessage(container: MedusaContainer, data: NoticeData, locale: string | null) {
-  const overrides = storeMessages(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
-  const say = sayIn(negotiateLanguage(languageTagSchema.safeParse(locale).data, undefined, availableLanguages(overrides)), overrides)
+  const say = sayToShopper(locale, undefined, storeMessages(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)))
   const { subject, text } = noticeTexts(data)
   return { ...data, locale, subject: say(subject), text: say(text) }
 }
