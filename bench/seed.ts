@@ -3,8 +3,7 @@ import { ContainerRegistrationKeys, generateEntityId, Modules } from "@medusajs/
 import type { RemoteSandbox } from "../integration-tests/helpers/sandbox-process"
 import { clientFor, providerRegistry } from "../src/lib/provider-registry"
 import { mapConcurrently } from "../src/lib/concurrency"
-import { ledgerOf } from "../integration-tests/helpers/ledger"
-import { firstIdAt } from "../src/workflows/steps/discovery-window"
+import { idMadeAt, ledgerOf } from "../integration-tests/helpers/ledger"
 
 /**
  * Open shifts in bulk, without a checkout each: variable shifts created through the sandbox's API
@@ -89,8 +88,7 @@ export async function ledgerPlan(container: MedusaContainer, sql: string, bindin
 export async function seedPaymentSessions(container: MedusaContainer, times: number[], providerId: string, known: boolean): Promise<string[]> {
   const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
   const [collection] = await container.resolve(Modules.PAYMENT).createPaymentCollections([{ currency_code: "usd", amount: 49.99 }])
-  // A ULID's last 16 characters are random.
-  const ids = times.map((time) => firstIdAt("payses", time).slice(0, -16) + generateEntityId(undefined, "payses").slice(-16))
+  const ids = times.map((time) => idMadeAt(generateEntityId(undefined, "payses"), time))
   for (let start = 0; start < ids.length; start += 1000) {
     const chunk = ids.slice(start, start + 1000)
     await knex("payment_session").insert(

@@ -14,12 +14,19 @@ export async function reconcile(container: MedusaContainer) {
   return result
 }
 
+/** A Medusa id (`<prefix>_<ULID>`) with the creation time `madeAt` in place of its own, its random part kept. */
+export function idMadeAt(id: string, madeAt: number): string {
+  const prefix = id.slice(0, id.lastIndexOf("_"))
+  // A ULID's time comes first; its last 16 characters are random.
+  return firstIdAt(prefix, madeAt).slice(0, -16) + id.slice(-16)
+}
+
 /**
  * Makes a payment session one made at `madeAt`, as discovery sees it: Medusa stamps a session's id with
  * the time it was made, so the id is moved (nothing refers to a session before its payment). Returns the new id.
  */
 export async function sessionMadeAt(container: MedusaContainer, sessionId: string, madeAt: number): Promise<string> {
-  const moved = firstIdAt("payses", madeAt).slice(0, -16) + sessionId.slice(-16)
+  const moved = idMadeAt(sessionId, madeAt)
   await container.resolve(ContainerRegistrationKeys.PG_CONNECTION)("payment_session").where({ id: sessionId }).update({ id: moved })
   return moved
 }
