@@ -74,7 +74,8 @@ export async function seedQuietRows(container: MedusaContainer, count: number, p
 /** How PostgreSQL runs a statement: its plan's node types, outermost first ("Limit > Index Scan"). */
 export async function ledgerPlan(container: MedusaContainer, sql: string, bindings: unknown[]): Promise<string> {
   const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
-  const { rows } = await knex.raw(`explain (format json) ${sql}`, bindings as never[])
+  // knex's query event may give the statement as the driver got it, with positional parameters.
+  const { rows } = await knex.raw(`explain (format json) ${sql.replace(/\$\d+/g, "?")}`, bindings as never[])
   const nodes: string[] = []
   for (let node = rows[0]["QUERY PLAN"][0].Plan; node; node = node.Plans?.[0]) nodes.push(node["Index Name"] ? `${node["Node Type"]} (${node["Index Name"]})` : node["Node Type"])
   return nodes.join(" > ")

@@ -103,18 +103,23 @@ export class Transport {
         // A failing metrics sink must not fail the payment.
       }
     }
-    const signal = AbortSignal.timeout(this.options.timeoutMs)
+    // A timer cleared with the answer: AbortSignal.timeout's outlives it by the whole timeout, thousands
+    // of them alive after a tick's reads.
+    const deadline = new AbortController()
+    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs)
     let answer: Answer
     try {
-      answer = await this.exchange(call, signal)
+      answer = await this.exchange(call, deadline.signal)
     } catch (error) {
-      const timedOut = signal.aborted || TIMEOUT_CODES.has(String((error as { code?: unknown } | undefined)?.code))
+      const timedOut = deadline.signal.aborted || TIMEOUT_CODES.has(String((error as { code?: unknown } | undefined)?.code))
       report(timedOut ? "timeout" : "network_error", timedOut ? "TIMEOUT" : "NETWORK_ERROR")
       throw this.failure(
         timedOut
           ? { operation: call.operation, kind: "timeout", code: "TIMEOUT", message: `The swap service did not answer within ${this.options.timeoutMs} ms` }
           : { operation: call.operation, kind: "network", code: "NETWORK_ERROR", message: "The connection to the swap service failed" }
       )
+    } finally {
+      clearTimeout(timer)
     }
     try {
       const value = this.interpret(call, answer)

@@ -1,8 +1,8 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
-import { SwapShift } from "../../modules/crypto-swap/models/swap-shift"
+import type { Knex } from "@medusajs/framework/mikro-orm/knex"
+import { dueShiftPage, type DueCursor, type DueShift } from "../../modules/crypto-swap/due-shifts"
 import { recordQuietSyncs, type QuietSync } from "../../modules/crypto-swap/quiet-syncs"
 import { clientFor, providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
@@ -15,7 +15,7 @@ import { decideShift } from "../../lib/shift/ledger-fields"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
 import { syncShiftWorkflow } from "../sync-shift"
 
-type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["listSwapShifts"]>>[number]
+type LedgerRow = DueShift
 
 export type ReconciliationStats = {
   due: number
@@ -27,10 +27,8 @@ export type ReconciliationStats = {
 
 /** Rows read per tick at most; the rest stay due for the next tick. */
 const BATCH_SIZE = 10_000
-/** Due rows are loaded a page at a time, so a tick's memory does not grow with what is due. */
+/** Due rows loaded at a time. */
 const PAGE_SIZE = 500
-/** Every column a tick decides on: all but the shift's last full answer (`snapshot`, most of a row's size). */
-const DUE_COLUMNS = Object.keys(SwapShift.schema).filter((column) => column !== "snapshot" && column !== "events")
 const BULK_CHUNK = 50
 /**
  * A shift due within this long is read now. Its next read is scheduled from when this tick read it,
@@ -145,24 +143,12 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
   })
 }
 
-/**
- * The rows due at the tick's start, a page at a time in due order (keyset on next_sync_at, id). A row
- * this tick already synced (its next read may fall due again within the tick) is not taken twice.
- */
-async function* duePages(ledger: CryptoSwapModuleService, tickStart: Date): AsyncGenerator<LedgerRow[]> {
+/** The rows due at the tick's start, a page at a time, so a tick's memory does not grow with what is due. */
+async function* duePages(knex: Knex, tickStart: Date): AsyncGenerator<LedgerRow[]> {
   const until = new Date(tickStart.getTime() + DUE_GRACE_MS)
-  let after: { at: Date; id: string } | undefined
+  let after: DueCursor | undefined
   for (let taken = 0; taken < BATCH_SIZE; ) {
-    const page = await ledger.listSwapShifts(
-      {
-        $and: [
-          { next_sync_at: { $lte: until } },
-          { $or: [{ last_synced_at: null }, { last_synced_at: { $lt: tickStart } }] },
-          ...(after ? [{ $or: [{ next_sync_at: { $gt: after.at } }, { next_sync_at: after.at, id: { $gt: after.id } }] }] : []),
-        ],
-      },
-      { select: DUE_COLUMNS, take: Math.min(PAGE_SIZE, BATCH_SIZE - taken), order: { next_sync_at: "ASC", id: "ASC" } }
-    )
+    const page = await dueShiftPage(knex, { until, tickStart, after, limit: Math.min(PAGE_SIZE, BATCH_SIZE - taken) })
     if (!page.length) return
     taken += page.length
     const last = page[page.length - 1]
@@ -174,10 +160,10 @@ async function* duePages(ledger: CryptoSwapModuleService, tickStart: Date): Asyn
 
 /** Syncs every shift that is due, per provider, within its read budget and concurrency. */
 export const syncDueShiftsStep = createStep("crypto-swap-sync-due-shifts", async (_: void, { container }) => {
-  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
   const registry = providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
   const stats: ReconciliationStats = { due: 0, read: 0, changed: 0, failed: 0, deferred: 0 }
-  for await (const page of duePages(ledger, new Date())) {
+  for await (const page of duePages(knex, new Date())) {
     stats.due += page.length
     const byProvider = new Map<string, LedgerRow[]>()
     for (const row of page) {
