@@ -135,5 +135,61 @@ medusaIntegrationTestRunner({
       expect(sessions.map((kept: { id: string }) => kept.id)).toEqual([session.id])
       expect((await env.control.requests()).filter((request: { path: string }) => request.path.includes(shiftId))).toEqual([])
     })
+      // Last in this file: the refusal is remembered by the process for an hour.
+    it("reads open shifts in bulk, and one by one for an hour once the service refuses the bulk read, missing no deposit", async () => {
+      const container = getContainer()
+      const shifts: string[] = []
+      for (let i = 0; i < 2; i++) {
+        const { session } = await shop.createPaymentSession((await shop.createCart()).id, PROVIDERS.default, BTC)
+        shifts.push(session.data.shift_id as string)
+        await trackedShift(container, session.data.shift_id as string)
+      }
+      const [first, second] = shifts
+      type Logged = { method: string; path: string; query: { ids?: string } }
+      const readsOf = async () => {
+        const reads = ((await env.control.requests()) as Logged[]).filter((request) => request.method === "GET" && request.path.startsWith("/v2/shifts"))
+        return {
+          bulk: reads.filter((read) => read.path === "/v2/shifts" && shifts.some((id) => read.query.ids?.split(",").includes(id))).length,
+          single: shifts.map((id) => reads.filter((read) => read.path === `/v2/shifts/${id}`).length),
+        }
+      }
+
+      await reconcile(container)
+      await env.control.clearRequests()
+      await env.control.deposit(first)
+      await reconcile(container)
+      expect(await readsOf()).toEqual({ bulk: 1, single: [0, 0] })
+      expect(await ledgerRow(container, { shift_id: first })).toMatchObject({ status: "pending" })
+
+      // The bulk read failing for a moment: this tick's shifts are read one by one by their syncs, and the next tick reads in bulk again.
+      const warn = jest.spyOn(container.resolve(ContainerRegistrationKeys.LOGGER), "warn")
+      await env.control.addFault({ method: "GET", path: "/v2/shifts", status: 503, body: JSON.stringify({ error: { message: "Service unavailable" } }) })
+      await env.control.setStatus(first, "processing")
+      await env.control.clearRequests()
+      await reconcile(container)
+      expect(await ledgerRow(container, { shift_id: first })).toMatchObject({ status: "processing" })
+      expect((await readsOf()).single).toEqual([1, 1])
+      await env.control.clearFaults()
+      await env.control.clearRequests()
+      await reconcile(container)
+      expect(await readsOf()).toEqual({ bulk: 1, single: [0, 0] })
+      expect(warn).not.toHaveBeenCalledWith(expect.stringMatching(/bulk read/))
+
+      // A service without the bulk read: this tick's shifts are read one by one, and the merchant is told.
+      await env.control.addFault({ method: "GET", path: "/v2/shifts", status: 404, body: JSON.stringify({ error: { message: "Not found" } }) })
+      await env.control.deposit(second)
+      await reconcile(container)
+      expect(await ledgerRow(container, { shift_id: second })).toMatchObject({ status: "pending" })
+      expect(warn.mock.calls.map(([message]) => String(message))).toContainEqual(expect.stringMatching(/refused the bulk read.*one by one/))
+      warn.mockRestore()
+
+      // The next ticks do not ask for it again.
+      await env.control.clearFaults()
+      await env.control.clearRequests()
+      await env.control.setStatus(first, "settling")
+      await reconcile(container)
+      expect(await readsOf()).toEqual({ bulk: 0, single: [1, 1] })
+      expect(await ledgerRow(container, { shift_id: first })).toMatchObject({ status: "settling" })
+    })
   },
 })

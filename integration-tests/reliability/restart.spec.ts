@@ -244,10 +244,10 @@ medusaIntegrationTestRunner({
       // The deposit arrives and is confirmed, and every read of the shift answers too late for the
       // observation to stand in for another read: the job's tick reads it, its sync reads it again and
       // records the news, and the payment's authorization, while the cart becomes an order, reads it once
-      // more. The store dies while that read is on its way.
+      // more. The store dies while that read is on its way. The tick's is the bulk read of the open shifts.
       env.sandbox.deposit(depositCut.shiftId)
       env.sandbox.setStatus(depositCut.shiftId, { status: "processing" })
-      env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${depositCut.shiftId}`, delayMs: SLOW_READ_MS })
+      for (const path of [`/v2/shifts/${depositCut.shiftId}`, "/v2/shifts"]) env.sandbox.addFault({ method: "GET", path, delayMs: SLOW_READ_MS })
       await until(
         "the order, its payment's authorization waiting on the service",
         () => orderWithPayments(container, depositCut.cartId),

@@ -193,8 +193,11 @@ export const optionsSchema = z
         concurrency: z.number().int().min(1).max(64).default(8),
         /** Upstream reads per minute the reconciliation may spend (the service limits by IP). */
         maxReadsPerMinute: z.number().int().positive().default(600),
-        /** Read due shifts with the service's bulk read (`GET /v2/shifts?ids=`) instead of one by one. */
-        bulkRead: z.boolean().default(false),
+        /**
+         * Read due shifts 50 to a request with the service's bulk read (`GET /v2/shifts?ids=`: the real service
+         * has it, its spec does not list it) instead of one by one. A service that refuses it is read one by one.
+         */
+        bulkRead: z.boolean().default(true),
         /**
          * Attempts at one action of a shift (placing the order, capture, a cancel, passing on a refund
          * address) before it stops retrying and waits in `attention` for an admin. Retries back off like

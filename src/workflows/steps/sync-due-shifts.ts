@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { dueShiftPage, type DueCursor, type DueShift } from "../../modules/crypto-swap/due-shifts"
 import { recordQuietSyncs, type QuietSync } from "../../modules/crypto-swap/quiet-syncs"
@@ -10,7 +10,7 @@ import { goneSessions } from "../../lib/gone-sessions"
 import { hasActions, planShiftActions } from "../../lib/shift/shift-actions"
 import { nextSyncAt } from "../../lib/shift/sync-cadence"
 import { underpaymentWindowEnd } from "../../lib/shift/underpayment"
-import type { Shift } from "../../lib/swap-service"
+import { SwapServiceError, type Shift } from "../../lib/swap-service"
 import { decideShift } from "../../lib/shift/ledger-fields"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
 import { syncShiftWorkflow } from "../sync-shift"
@@ -37,6 +37,19 @@ const BULK_CHUNK = 50
  */
 const DUE_GRACE_MS = 1000
 const budgets = new Map<string, RequestBudget>()
+/** How long a provider reads one by one after its service refused the bulk read, before asking again. */
+const BULK_REFUSAL_MS = 60 * 60 * 1000
+const bulkRefusedUntil = new Map<string, number>()
+
+function readsInBulk(provider: RegisteredProvider): boolean {
+  return provider.options.reconcile.bulkRead && (bulkRefusedUntil.get(provider.providerId) ?? 0) <= Date.now()
+}
+
+/** The service does not know the bulk read (it is not in its spec), as opposed to failing for a moment. */
+function refusesBulkRead(error: unknown): boolean {
+  if (!(error instanceof SwapServiceError)) return false
+  return error.code === "MALFORMED_RESPONSE" || [400, 404, 405, 501].includes(error.status ?? 0)
+}
 
 function budgetFor(provider: RegisteredProvider): RequestBudget {
   let budget = budgets.get(provider.providerId)
@@ -63,14 +76,25 @@ function unchanged(row: LedgerRow & { session_gone: boolean }, shift: Shift, pro
  * sync it starts may take it as its own read): an answer with nothing new is garbage at once, instead of
  * living as long as the whole page's reads and growing the heap's old generation with it.
  */
-async function readShifts(provider: RegisteredProvider, rows: LedgerRow[], onRead: (observed: ObservedShift) => void): Promise<void> {
+async function readShifts(provider: RegisteredProvider, rows: LedgerRow[], logger: Logger, onRead: (observed: ObservedShift) => void): Promise<void> {
   const client = clientFor(provider)
   const ids = rows.map((row) => row.shift_id!)
-  if (provider.options.reconcile.bulkRead) {
+  if (readsInBulk(provider)) {
     const chunks = Array.from({ length: Math.ceil(ids.length / BULK_CHUNK) }, (_, i) => ids.slice(i * BULK_CHUNK, (i + 1) * BULK_CHUNK))
     await mapConcurrently(chunks, provider.options.reconcile.concurrency, async (chunk) => {
       const observed_at = new Date().toISOString()
-      for (const shift of await client.getShifts(chunk).catch(() => [])) onRead({ shift, observed_at })
+      // Shifts a failed read leaves out are read one by one by their full syncs.
+      const shifts = await client.getShifts(chunk).catch((error: unknown) => {
+        if (refusesBulkRead(error) && readsInBulk(provider)) {
+          bulkRefusedUntil.set(provider.providerId, Date.now() + BULK_REFUSAL_MS)
+          logger.warn(
+            `crypto-swap: the service refused the bulk read of shifts (${(error as SwapServiceError).message}): ${provider.providerId} reads them one by one for an hour, ` +
+              "at a read each within reconcile.maxReadsPerMinute; set reconcile.bulkRead to false if the service has none"
+          )
+        }
+        return []
+      })
+      for (const shift of shifts) onRead({ shift, observed_at })
     })
     return
   }
@@ -85,9 +109,10 @@ async function readShifts(provider: RegisteredProvider, rows: LedgerRow[], onRea
 async function reconcileProvider(container: MedusaContainer, provider: RegisteredProvider, rows: LedgerRow[], stats: ReconciliationStats) {
   // A hosted checkout's payer may have made another shift since: its row is synced through the checkout, never read directly.
   const direct = rows.filter((row) => row.shift_id && !row.checkout_id)
-  const reads = provider.options.reconcile.bulkRead ? Math.ceil(direct.length / BULK_CHUNK) : direct.length
+  const bulk = readsInBulk(provider)
+  const reads = bulk ? Math.ceil(direct.length / BULK_CHUNK) : direct.length
   const granted = budgetFor(provider).take(reads + (rows.length - direct.length))
-  const readable = provider.options.reconcile.bulkRead ? direct.slice(0, granted * BULK_CHUNK) : direct.slice(0, granted)
+  const readable = bulk ? direct.slice(0, granted * BULK_CHUNK) : direct.slice(0, granted)
   stats.deferred += direct.length - readable.length
   stats.read += readable.length
 
@@ -100,7 +125,7 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
   const quiet: QuietSync[] = []
   // What a full sync takes as its read: only the answers that are not quiet are kept.
   const kept = new Map<string, ObservedShift>()
-  await readShifts(provider, readable, (observed) => {
+  await readShifts(provider, readable, container.resolve(ContainerRegistrationKeys.LOGGER), (observed) => {
     const row = byShiftId.get(observed.shift.id)
     if (!row) return
     // Only the first answer about a shift counts (a bulk answer may list one twice).
