@@ -48,6 +48,11 @@ async function call(url: string, method: string, body?: unknown) {
 /** An upstream API request as the sandbox logged it (the control interface is never logged). */
 export type LoggedRequest = { method: string; path: string; query: any; status: number | null; userIp?: string; receivedAt: string }
 
+/** A logged request about the shift: on its own path, or a bulk read naming it among its ids. */
+export function asksAbout(request: Pick<LoggedRequest, "path" | "query">, shiftId: string): boolean {
+  return request.path.includes(shiftId) || String(request.query?.ids ?? "").split(",").includes(shiftId)
+}
+
 /** The sandbox's control interface, as tests and dry runs use it. */
 export function sandboxControl(baseUrl: string) {
   return {

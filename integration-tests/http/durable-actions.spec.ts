@@ -1,6 +1,6 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
-import { useSandbox } from "../helpers/sandbox"
+import { asksAbout, useSandbox, type LoggedRequest } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
@@ -129,7 +129,7 @@ medusaIntegrationTestRunner({
       const [capture] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "capture" })
       expect(capture).toMatchObject({ state: "done", attempts: 1 })
       expect(row.next_sync_at).toBeNull()
-      expect((await env.control.requests()).filter((request: { path: string }) => request.path.includes(shiftId))).toEqual([])
+      expect((await env.control.requests()).filter((request: LoggedRequest) => asksAbout(request, shiftId))).toEqual([])
       expect(emittedNamed(emitted, "crypto-swap.shift.refund_owed")).toHaveLength(1)
 
       const { data } = await api.get("/admin/crypto-swap/status", admin)

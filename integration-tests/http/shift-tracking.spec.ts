@@ -1,11 +1,12 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { useSandbox } from "../helpers/sandbox"
+import { asksAbout, useSandbox, type LoggedRequest } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { ledgerOf, ledgerRow, reconcile, sessionMadeAt } from "../helpers/ledger"
 import { waitFor } from "../helpers/wait-for"
+import { configureReconciliation } from "../helpers/reconcile-options"
 
 jest.setTimeout(240_000)
 
@@ -133,9 +134,29 @@ medusaIntegrationTestRunner({
       const query = container.resolve(ContainerRegistrationKeys.QUERY)
       const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id", "provider_id"], filters: { payment_collection_id: session.payment_collection_id } })
       expect(sessions.map((kept: { id: string }) => kept.id)).toEqual([session.id])
-      expect((await env.control.requests()).filter((request: { path: string }) => request.path.includes(shiftId))).toEqual([])
+      expect((await env.control.requests()).filter((request: LoggedRequest) => asksAbout(request, shiftId))).toEqual([])
     })
-      // Last in this file: the refusal is remembered by the process for an hour.
+      it("keeps the read budget when a bulk read fails: the shifts it left out are read one by one within it, the rest wait for the next tick", async () => {
+      const container = getContainer()
+      // A provider no earlier test of this file ticked: its budget is made at its first tick, from these options.
+      configureReconciliation(container, PROVIDERS.refunding, { maxReadsPerMinute: 3 })
+      const shifts: string[] = []
+      for (let i = 0; i < 3; i++) {
+        const { session } = await shop.createPaymentSession((await shop.createCart()).id, PROVIDERS.refunding, BTC)
+        shifts.push(await trackedShift(container, session.data.shift_id as string).then((row) => row.shift_id!))
+      }
+      await env.control.addFault({ method: "GET", path: "/v2/shifts", status: 503, body: JSON.stringify({ error: { message: "Service unavailable" } }) })
+      await env.control.clearRequests()
+      const { stats } = await reconcile(container)
+      await env.control.clearFaults()
+      // One of the three reads went to the failed bulk read: two are left for the shifts one by one.
+      const requests = (await env.control.requests()) as LoggedRequest[]
+      const singles = shifts.map((id) => requests.filter((read) => read.path === `/v2/shifts/${id}`).length)
+      expect(singles.sort()).toEqual([0, 1, 1])
+      expect(stats.deferred).toBe(1)
+    })
+
+    // Last in this file: the refusal is remembered by the process for an hour.
     it("reads open shifts in bulk, and one by one for an hour once the service refuses the bulk read, missing no deposit", async () => {
       const container = getContainer()
       const shifts: string[] = []

@@ -45,11 +45,17 @@ function readsInBulk(provider: RegisteredProvider): boolean {
   return provider.options.reconcile.bulkRead && (bulkRefusedUntil.get(provider.providerId) ?? 0) <= Date.now()
 }
 
-/** The service does not know the bulk read (it is not in its spec), as opposed to failing for a moment. */
+/**
+ * The service does not know the bulk read (it is not in its spec), as opposed to failing for a moment:
+ * the request refused as such, or an answer that is not a list (a list's odd entries are only left out).
+ */
 function refusesBulkRead(error: unknown): boolean {
   if (!(error instanceof SwapServiceError)) return false
   return error.code === "MALFORMED_RESPONSE" || [400, 404, 405, 501].includes(error.status ?? 0)
 }
+
+/** The service's own words, on one line and short, for a log line. */
+const quoted = (message: string) => JSON.stringify(message.replace(/\s+/g, " ").slice(0, 200))
 
 function budgetFor(provider: RegisteredProvider): RequestBudget {
   let budget = budgets.get(provider.providerId)
@@ -82,14 +88,15 @@ async function readShifts(provider: RegisteredProvider, rows: LedgerRow[], logge
   if (readsInBulk(provider)) {
     const chunks = Array.from({ length: Math.ceil(ids.length / BULK_CHUNK) }, (_, i) => ids.slice(i * BULK_CHUNK, (i + 1) * BULK_CHUNK))
     await mapConcurrently(chunks, provider.options.reconcile.concurrency, async (chunk) => {
+      // Refused by a chunk before this one: its shifts are read one by one by their full syncs, like any the read leaves out.
+      if (!readsInBulk(provider)) return
       const observed_at = new Date().toISOString()
-      // Shifts a failed read leaves out are read one by one by their full syncs.
       const shifts = await client.getShifts(chunk).catch((error: unknown) => {
         if (refusesBulkRead(error) && readsInBulk(provider)) {
           bulkRefusedUntil.set(provider.providerId, Date.now() + BULK_REFUSAL_MS)
           logger.warn(
-            `crypto-swap: the service refused the bulk read of shifts (${(error as SwapServiceError).message}): ${provider.providerId} reads them one by one for an hour, ` +
-              "at a read each within reconcile.maxReadsPerMinute; set reconcile.bulkRead to false if the service has none"
+            `crypto-swap: the service refused the bulk read of shifts (${quoted((error as SwapServiceError).message)}): ${provider.providerId} reads them ` +
+              "one by one for an hour, each read within reconcile.maxReadsPerMinute; set reconcile.bulkRead to false if the service has none"
           )
         }
         return []
@@ -155,9 +162,19 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
   })
   if (quiet.length) await recordQuietSyncs(container.resolve(ContainerRegistrationKeys.PG_CONNECTION), quiet, new Date())
 
+  // Shifts the read left without an answer (a failed read, one a bulk answer left out) are read again by
+  // their full syncs, one by one: within the budget too, the rest stay due for the next tick.
+  const unanswered = readable.filter((row) => byShiftId.has(row.shift_id!))
+  const postponed = new Set(unanswered.slice(budgetFor(provider).take(unanswered.length)).map((row) => row.id))
+  stats.deferred += postponed.size
+  stats.read -= postponed.size
+
   // Changed, unreadable or with an action due: the full sync, under the shift's lock, takes what was read here or reads again.
   const quietIds = new Set(quiet.map((sync) => sync.id))
-  const eventful = [...rows.filter((row) => !row.shift_id || row.checkout_id), ...readable.filter((row) => !quietIds.has(row.id))]
+  const eventful = [
+    ...rows.filter((row) => !row.shift_id || row.checkout_id),
+    ...readable.filter((row) => !quietIds.has(row.id) && !postponed.has(row.id)),
+  ]
   await mapConcurrently(eventful, provider.options.reconcile.concurrency, async (row) => {
     const { result, errors } = await syncShiftWorkflow(container).run({
       input: { ledger_id: row.id, source: "poll", observed: row.shift_id ? kept.get(row.shift_id) : undefined },

@@ -159,6 +159,17 @@ describe("SwapServiceClient endpoints against the sandbox", () => {
       expect(await client.getShifts(["unknown-1", "unknown-2"])).toEqual([])
     })
 
+    it("leaves out a shift a bulk answer describes oddly, keeping the others, and fails an answer that is no list", async () => {
+      const client = harness.client()
+      const shift = await client.createVariableShift({ ...BTC_TO_USDC, settleAddress: EVM_ADDRESS }, AS_END_USER)
+      const described = await (await fetch(`${harness.sandbox().baseUrl}/v2/shifts/${shift.id}`)).json()
+      harness.sandbox().addFault({ method: "GET", path: "/v2/shifts", status: 200, body: JSON.stringify([{ ...described, id: "odd", depositAmount: "1e-7" }, described]), times: 1 })
+      expect((await client.getShifts(["odd", shift.id])).map((found) => found.id)).toEqual([shift.id])
+      harness.sandbox().addFault({ method: "GET", path: "/v2/shifts", status: 200, body: JSON.stringify({ shifts: [described] }) })
+      expect(await failureOf(client.getShifts([shift.id]))).toMatchObject({ code: "MALFORMED_RESPONSE" })
+      harness.sandbox().clearFaults()
+    })
+
     it("reads long id lists in chunks, and nothing for no ids", async () => {
       const client = harness.client()
       const shift = await client.createVariableShift({ ...BTC_TO_USDC, settleAddress: EVM_ADDRESS }, AS_END_USER)
