@@ -182,6 +182,48 @@ test("a Portuguese browser gets the component in Portuguese with no language set
   }
 })
 
+test("a payment another tab replaced: the component follows the cart's current payment instead of asking about the old one", async () => {
+  const { page, errors, consoleErrors, context } = await newPage(browser)
+  const requests = recordStoreRequests(page)
+  try {
+    await openPicker(page, urls.storefront)
+    await pay(page, "BTC", "bitcoin")
+    assert.match(await text(page, "deposit-amount"), / BTC$/)
+    // The same cart in another tab chooses ETH: Medusa deletes the BTC session and makes another.
+    const replaced = await page.evaluate(async () => {
+      const element = document.querySelector("crypto-swap-checkout")
+      const backend = (element.getAttribute("backend-url") || location.origin).replace(/\/+$/, "")
+      const headers = { "x-publishable-api-key": element.getAttribute("publishable-key"), "content-type": "application/json" }
+      const { cart } = await (await fetch(`${backend}/store/carts/${element.getAttribute("cart-id")}?fields=id,*payment_collection.payment_sessions`, { headers })).json()
+      const [old] = cart.payment_collection.payment_sessions
+      const response = await fetch(`${backend}/store/payment-collections/${cart.payment_collection.id}/payment-sessions`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ provider_id: old.provider_id, data: { deposit_coin: "ETH", deposit_network: "ethereum" } }),
+      })
+      if (!response.ok) throw new Error(await response.text())
+      const { payment_collection } = await response.json()
+      return { old: old.id, current: payment_collection.payment_sessions.find((session) => session.id !== old.id).id }
+    })
+    await page.waitForFunction(() => document.querySelector("[data-testid=deposit-amount]")?.textContent.endsWith(" ETH"), null, { timeout: 30_000 })
+    await paymentPageReady(page)
+    assert.equal(await page.locator('crypto-swap-checkout [data-part="payment-error"]').innerText(), "")
+    // The old session was asked about until the store answered that it no longer knows it, then never again:
+    // two more polls of the current one, none of the old.
+    const asked = (id) => requests.filter((request) => request.path === `/store/crypto-swap/payment-sessions/${id}`).length
+    const oldAsked = asked(replaced.old)
+    const currentAsked = asked(replaced.current)
+    while (asked(replaced.current) < currentAsked + 2) await page.waitForEvent("request")
+    assert.equal(asked(replaced.old), oldAsked)
+    await shot(page, "component-replaced-from-another-tab")
+    assert.deepEqual(errors, [])
+    // The one 404 the store answered about the replaced session, as the browser logs it.
+    assert.deepEqual(consoleErrors.filter((line) => !/status of 404/.test(line)), [])
+  } finally {
+    await context.close()
+  }
+})
+
 test("a deposit the service sends back asks for the shopper's refund address, given in the component (in Spanish)", async () => {
   const { page, errors, consoleErrors, context } = await newPage(browser)
   try {

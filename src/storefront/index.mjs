@@ -205,6 +205,8 @@ export class CryptoSwapCheckout extends Base {
   #payable = null
   #deadline = null
   #pollTimer = null
+  /** Sessions the store answered 404 for: never opened again from the cart. */
+  #gone = new Set()
   #countdownTimer = null
   #latestEstimate = 0
   #orderPlaced = false
@@ -304,7 +306,7 @@ export class CryptoSwapCheckout extends Base {
       body: body ? JSON.stringify(body) : undefined,
     })
     const data = await response.json().catch(() => ({}))
-    if (!response.ok) throw new Error(data.message || this.#t("error.http", { status: response.status }))
+    if (!response.ok) throw Object.assign(new Error(data.message || this.#t("error.http", { status: response.status })), { status: response.status })
     return data
   }
 
@@ -322,7 +324,7 @@ export class CryptoSwapCheckout extends Base {
   // -------------------------------------------------------------------------------------------
   // Start: the cart's crypto payment if it has one (a reload lands on the same payment page), else the picker
 
-  async #start() {
+  async #start({ notice = "" } = {}) {
     this.#stop()
     const run = this.#run
     this.#session = null
@@ -343,7 +345,7 @@ export class CryptoSwapCheckout extends Base {
       if (run !== this.#run) return
       const wanted = this.getAttribute("provider-id")
       const session = cart.payment_collection?.payment_sessions?.find(
-        (s) => (wanted ? s.provider_id === wanted : s.provider_id?.startsWith(PROVIDER_PREFIX)) && s.data?.shift_id
+        (s) => (wanted ? s.provider_id === wanted : s.provider_id?.startsWith(PROVIDER_PREFIX)) && s.data?.shift_id && !this.#gone.has(s.id)
       )
       if (session) return this.#openPayment(session, run)
     } catch (error) {
@@ -351,6 +353,10 @@ export class CryptoSwapCheckout extends Base {
       return
     }
     await this.#loadPicker(run)
+    if (notice && run === this.#run) {
+      this.#part("picker-error").textContent = notice
+      this.#announce(notice)
+    }
   }
 
   // -------------------------------------------------------------------------------------------
@@ -501,6 +507,12 @@ export class CryptoSwapCheckout extends Base {
       }
     } catch (error) {
       if (run !== this.#run) return
+      // The store no longer knows this payment (the cart was paid another way, or another tab chose again):
+      // the cart's current payment, or the picker, instead of asking about it forever.
+      if (error.status === 404) {
+        this.#gone.add(this.#session.id)
+        return this.#start({ notice: this.#t("pay.gone") })
+      }
       this.#part("payment-error").textContent = error.message
     }
     this.#pollTimer = setTimeout(() => this.#poll(run), POLL_MS)
