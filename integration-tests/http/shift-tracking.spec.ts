@@ -23,6 +23,15 @@ const trackedShift = (container: MedusaContainer, shiftId: string) =>
     { timeoutMs: 30_000, intervalMs: 100 }
   ).then(([row]) => row)
 
+/** The tick's reads of these shifts: bulk reads naming any of them, and each one's own reads. */
+async function readsOf(shifts: string[]) {
+  const reads = ((await env.control.requests()) as LoggedRequest[]).filter((request) => request.method === "GET" && request.path.startsWith("/v2/shifts"))
+  return {
+    bulk: reads.filter((read) => read.path === "/v2/shifts" && shifts.some((id) => asksAbout(read, id))).length,
+    single: shifts.map((id) => reads.filter((read) => read.path === `/v2/shifts/${id}`).length),
+  }
+}
+
 async function upstreamStatus(shiftId: string) {
   return ((await (await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}`)).json()) as { status: string }).status
 }
@@ -136,7 +145,8 @@ medusaIntegrationTestRunner({
       expect(sessions.map((kept: { id: string }) => kept.id)).toEqual([session.id])
       expect((await env.control.requests()).filter((request: LoggedRequest) => asksAbout(request, shiftId))).toEqual([])
     })
-      it("keeps the read budget when a bulk read fails: the shifts it left out are read one by one within it, the rest wait for the next tick", async () => {
+
+    it("keeps the read budget when a bulk read fails: the shifts it left out are read one by one within it, the rest wait for the next tick", async () => {
       const container = getContainer()
       // A provider no earlier test of this file ticked: its budget is made at its first tick, from these options.
       configureReconciliation(container, PROVIDERS.refunding, { maxReadsPerMinute: 3 })
@@ -150,9 +160,7 @@ medusaIntegrationTestRunner({
       const { stats } = await reconcile(container)
       await env.control.clearFaults()
       // One of the three reads went to the failed bulk read: two are left for the shifts one by one.
-      const requests = (await env.control.requests()) as LoggedRequest[]
-      const singles = shifts.map((id) => requests.filter((read) => read.path === `/v2/shifts/${id}`).length)
-      expect(singles.sort()).toEqual([0, 1, 1])
+      expect((await readsOf(shifts)).single.sort()).toEqual([0, 1, 1])
       expect(stats.deferred).toBe(1)
     })
 
@@ -166,20 +174,12 @@ medusaIntegrationTestRunner({
         await trackedShift(container, session.data.shift_id as string)
       }
       const [first, second] = shifts
-      type Logged = { method: string; path: string; query: { ids?: string } }
-      const readsOf = async () => {
-        const reads = ((await env.control.requests()) as Logged[]).filter((request) => request.method === "GET" && request.path.startsWith("/v2/shifts"))
-        return {
-          bulk: reads.filter((read) => read.path === "/v2/shifts" && shifts.some((id) => read.query.ids?.split(",").includes(id))).length,
-          single: shifts.map((id) => reads.filter((read) => read.path === `/v2/shifts/${id}`).length),
-        }
-      }
 
       await reconcile(container)
       await env.control.clearRequests()
       await env.control.deposit(first)
       await reconcile(container)
-      expect(await readsOf()).toEqual({ bulk: 1, single: [0, 0] })
+      expect(await readsOf(shifts)).toEqual({ bulk: 1, single: [0, 0] })
       expect(await ledgerRow(container, { shift_id: first })).toMatchObject({ status: "pending" })
 
       // The bulk read failing for a moment: this tick's shifts are read one by one by their syncs, and the next tick reads in bulk again.
@@ -189,11 +189,11 @@ medusaIntegrationTestRunner({
       await env.control.clearRequests()
       await reconcile(container)
       expect(await ledgerRow(container, { shift_id: first })).toMatchObject({ status: "processing" })
-      expect((await readsOf()).single).toEqual([1, 1])
+      expect((await readsOf(shifts)).single).toEqual([1, 1])
       await env.control.clearFaults()
       await env.control.clearRequests()
       await reconcile(container)
-      expect(await readsOf()).toEqual({ bulk: 1, single: [0, 0] })
+      expect(await readsOf(shifts)).toEqual({ bulk: 1, single: [0, 0] })
       expect(warn).not.toHaveBeenCalledWith(expect.stringMatching(/bulk read/))
 
       // A service without the bulk read: this tick's shifts are read one by one, and the merchant is told.
@@ -209,7 +209,7 @@ medusaIntegrationTestRunner({
       await env.control.clearRequests()
       await env.control.setStatus(first, "settling")
       await reconcile(container)
-      expect(await readsOf()).toEqual({ bulk: 0, single: [1, 1] })
+      expect(await readsOf(shifts)).toEqual({ bulk: 0, single: [1, 1] })
       expect(await ledgerRow(container, { shift_id: first })).toMatchObject({ status: "settling" })
     })
   },

@@ -15,8 +15,6 @@ import { decideShift } from "../../lib/shift/ledger-fields"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
 import { syncShiftWorkflow } from "../sync-shift"
 
-type LedgerRow = DueShift
-
 export type ReconciliationStats = {
   due: number
   read: number
@@ -66,7 +64,7 @@ function budgetFor(provider: RegisteredProvider): RequestBudget {
   return budget
 }
 
-function unchanged(row: LedgerRow & { session_gone: boolean }, shift: Shift, provider: RegisteredProvider): boolean {
+function unchanged(row: DueShift & { session_gone: boolean }, shift: Shift, provider: RegisteredProvider): boolean {
   if (shift.status !== row.status || (shift.issue ?? null) !== row.issue) return false
   if ((shift.deposits?.length ?? 0) !== ((row.deposits as unknown[] | null)?.length ?? 0)) return false
   // The service learnt a refund address (the shopper gave it on the service's own page): recorded by a full sync.
@@ -82,7 +80,7 @@ function unchanged(row: LedgerRow & { session_gone: boolean }, shift: Shift, pro
  * sync it starts may take it as its own read): an answer with nothing new is garbage at once, instead of
  * living as long as the whole page's reads and growing the heap's old generation with it.
  */
-async function readShifts(provider: RegisteredProvider, rows: LedgerRow[], logger: Logger, onRead: (observed: ObservedShift) => void): Promise<void> {
+async function readShifts(provider: RegisteredProvider, rows: DueShift[], logger: Logger, onRead: (observed: ObservedShift) => void): Promise<void> {
   const client = clientFor(provider)
   const ids = rows.map((row) => row.shift_id!)
   if (readsInBulk(provider)) {
@@ -113,7 +111,7 @@ async function readShifts(provider: RegisteredProvider, rows: LedgerRow[], logge
   })
 }
 
-async function reconcileProvider(container: MedusaContainer, provider: RegisteredProvider, rows: LedgerRow[], stats: ReconciliationStats) {
+async function reconcileProvider(container: MedusaContainer, provider: RegisteredProvider, rows: DueShift[], stats: ReconciliationStats) {
   // A hosted checkout's payer may have made another shift since: its row is synced through the checkout, never read directly.
   const direct = rows.filter((row) => row.shift_id && !row.checkout_id)
   const bulk = readsInBulk(provider)
@@ -186,7 +184,7 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
 }
 
 /** The rows due at the tick's start, a page at a time, so a tick's memory does not grow with what is due. */
-async function* duePages(knex: Knex, tickStart: Date): AsyncGenerator<LedgerRow[]> {
+async function* duePages(knex: Knex, tickStart: Date): AsyncGenerator<DueShift[]> {
   const until = new Date(tickStart.getTime() + DUE_GRACE_MS)
   let after: DueCursor | undefined
   for (let taken = 0; taken < BATCH_SIZE; ) {
@@ -207,7 +205,7 @@ export const syncDueShiftsStep = createStep("crypto-swap-sync-due-shifts", async
   const stats: ReconciliationStats = { due: 0, read: 0, changed: 0, failed: 0, deferred: 0 }
   for await (const page of duePages(knex, new Date())) {
     stats.due += page.length
-    const byProvider = new Map<string, LedgerRow[]>()
+    const byProvider = new Map<string, DueShift[]>()
     for (const row of page) {
       if (!row.provider_id || !registry.has(row.provider_id)) continue
       const rows = byProvider.get(row.provider_id)
