@@ -60,6 +60,9 @@ export function sandboxControl(baseUrl: string) {
       call(`${baseUrl}/sandbox/shifts/${shiftId}/deposit`, "POST", body),
     setStatus: (shiftId: string, status: string, issue?: string) =>
       call(`${baseUrl}/sandbox/shifts/${shiftId}/status`, "POST", { status, issue }),
+    /** Moves one deposit of a shift with several (`deposits[depositIndex]`). */
+    setDepositStatus: (shiftId: string, depositIndex: number, status: string) =>
+      call(`${baseUrl}/sandbox/shifts/${shiftId}/status`, "POST", { status, depositIndex }),
     /** Walks a shift through statuses one transition at a time, as the service would. */
     async walk(shiftId: string, statuses: string[]) {
       for (const status of statuses) await this.setStatus(shiftId, status)

@@ -178,12 +178,20 @@ medusaIntegrationTestRunner({
       return { ...payment, container, row }
     }
 
-    /** The underpayment window ran out: what the clock would do in `waitMinutes`, done to the row's record of when it began. */
+    /**
+     * The underpayment window ran out: a day passes for the row, whose record of when the wait began and
+     * of when it is read next move a day back. A row nothing scheduled stays unscheduled, as the clock would leave it.
+     */
     async function windowOver(container: ReturnType<typeof getContainer>, rowId: string) {
       const row = await ledgerOf(container).retrieveSwapShift(rowId)
-      const since = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString()
+      const dayBefore = (at: Date | string) => new Date(new Date(at).getTime() - 24 * 60 * 60 * 1000)
+      const since = dayBefore(new Date()).toISOString()
       const topUpAt = row.flags?.top_up_at ? { top_up_at: since } : {}
-      await ledgerOf(container).updateSwapShifts({ id: rowId, flags: { ...(row.flags ?? {}), underpaid_since: since, ...topUpAt }, next_sync_at: new Date() })
+      await ledgerOf(container).updateSwapShifts({
+        id: rowId,
+        flags: { ...(row.flags ?? {}), underpaid_since: since, ...topUpAt },
+        next_sync_at: row.next_sync_at ? dayBefore(row.next_sync_at) : null,
+      })
     }
 
     const view = async (sessionId: string, cartId: string) =>
@@ -275,6 +283,29 @@ medusaIntegrationTestRunner({
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
       await reconcile(container)
       expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })).toHaveLength(1)
+    })
+
+    it("refunds an underpayment paid in two deposits, everything that settled, once the window passes", async () => {
+      const container = getContainer()
+      const { cart, shiftId } = await variablePayment(PROVIDERS.refunding)
+      const quarter = (await depositWorth("49.99", "0.25")).toFixed()
+      await env.control.deposit(shiftId, { amount: quarter })
+      await env.control.deposit(shiftId, { amount: quarter })
+      for (const status of ["processing", "settling", "settled"]) {
+        await env.control.setDepositStatus(shiftId, 0, status)
+        await env.control.setDepositStatus(shiftId, 1, status)
+      }
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      const settled = (env.sandbox.getShift(shiftId).deposits ?? []).reduce((sum, deposit) => sum.plus(deposit.settleAmount!), new BigNumber(0)).toFixed()
+      expect(row).toMatchObject({ status: "multiple", flags: expect.objectContaining({ underpaid: settled }) })
+
+      await windowOver(container, row.id)
+      await reconcile(container)
+      await reconcile(container)
+      const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId })
+      expect(refunds).toEqual([expect.objectContaining({ amount_due: settled, refund_address: ETH_REFUND })])
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
     })
 
     it("gives back a top-up that settles after its payment's money went back, never placing the order", async () => {

@@ -222,6 +222,35 @@ medusaIntegrationTestRunner({
       expect(shown.view).toMatchObject({ stage: "refunded", headline: "Refunded: the shopper was paid" })
     })
 
+    it("keeps a refund open when the service sends the merchant's deposit back, and renews it: nothing reached the shopper", async () => {
+      const container = getContainer()
+      const { order, payment } = await settledOrder()
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [row] = await refundRows(container, payment.id)
+      // The merchant sends the wrong amount: the service returns it to the merchant's own address.
+      await env.control.deposit(row.shift_id!, { amount: new BigNumber(row.deposit_amount!).minus("1").toFixed() })
+      expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ status: "refund" })
+      await env.control.walk(row.shift_id!, ["refunding", "refunded"])
+      await reconcile(container)
+
+      const returned = await ledgerRow(container, { id: row.id })
+      expect(returned.status).toBe("refunded")
+      expect(returned.flags?.refunded ?? null).toBeNull()
+      const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
+      const view = data.shifts.find((shift: any) => shift.id === row.id).view
+      expect(view.stage).not.toBe("refunded")
+      expect(view.headline).toBe("Refund not sent: the service sent your deposit back")
+      // Still among the refunds to reach the shopper (the shopper is told nothing: the ledger's stage is not "refunded").
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.refunds.filter((refund: any) => refund.id === row.id)).toEqual([expect.objectContaining({ status: "refunded", amount_due: "20" })])
+
+      const renewed = await api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin)
+      expect(renewed.data.shift).toMatchObject({ id: row.id, status: "waiting", refund_id: row.refund_id, terminal: false })
+      expect(renewed.data.shift.shift_id).not.toBe(row.shift_id)
+      expect(await refundRows(container, payment.id)).toHaveLength(1)
+    })
+
     it("finds the refund shift the service made when its answer was lost, instead of making a second one", async () => {
       const container = getContainer()
       const { payment } = await settledOrder()

@@ -217,7 +217,7 @@ medusaIntegrationTestRunner({
 
     it("decides a shift with several deposits from deposits[]: the first valid one pays, the extra is refunded", async () => {
       const container = getContainer()
-      const { cart, shiftId } = await paySession()
+      const { cart, shiftId } = await paySession(PROVIDERS.default, { ...BTC, refund_address: BTC_REFUND })
       await reconcile(container)
       await env.control.deposit(shiftId)
       await env.control.deposit(shiftId, { amount: "0.001" })
@@ -234,6 +234,15 @@ medusaIntegrationTestRunner({
       const order = await orderWithPayments(container, cart.id)
       expect(captureCount(order)).toBe(1)
       expect(Number(order!.payments[0].captures[0].amount)).toBe(49.99)
+
+      // The extra deposit goes back while the shift's own status stays "multiple": the ledger follows it to the end.
+      await env.control.setDepositStatus(shiftId, 1, "refunding")
+      await env.control.setDepositStatus(shiftId, 1, "refunded")
+      await reconcile(container)
+      await reconcile(container)
+      const over = await ledgerRow(container, { shift_id: shiftId })
+      expect((over.deposits as unknown as Array<{ status: string }>).map((deposit) => deposit.status)).toEqual(["settled", "refunded"])
+      expect(over).toMatchObject({ status: "multiple", terminal: true, next_sync_at: null })
     })
 
     it("cancels an authorized payment whose deposit the service refunded, and flags the order", async () => {

@@ -33,9 +33,17 @@ export function canRefundViaShift(shift: Shift, payment: AdminPayment | undefine
 }
 
 /**
- * A refund the merchant may close as paid by other means: not yet funded at the service (the route
- * asks the service again before it records anything).
+ * A refund the merchant may close as paid by other means: not yet funded at the service, or its deposit
+ * sent back in full (the route asks the service again before it records anything).
  */
 export function canMarkRefunded(status: string): boolean {
-  return ["address_needed", "creating", "waiting", "expired"].includes(status)
+  return ["address_needed", "creating", "waiting", "expired", "refunded"].includes(status)
+}
+
+/**
+ * A refund shift lives as long as its quote: one that expired unfunded, or whose deposit the service sent
+ * back (`refunded`: nothing reached the shopper), is renewed when the merchant is ready to send.
+ */
+export function canRenewRefund(status: string): boolean {
+  return status === "expired" || status === "refunded"
 }

@@ -56,12 +56,15 @@ type RowKind = { kind?: "payment" | "refund" | "top_up" | null; amount_due: stri
 
 /**
  * What a shift's status means for the ledger row it belongs to. A refund shift pays the shopper's coin,
- * so nothing is "due" in it to fall short of; once it settles, the shopper is refunded.
+ * so nothing is "due" in it to fall short of; once it settles, the shopper is refunded. When the service
+ * sends its deposit back instead (a wrong amount, too late), that is the merchant's money going home:
+ * nothing reached the shopper, and the refund is still owed.
  */
 export function decideShift(shift: ShiftLike, row: RowKind, options: CryptoSwapOptions): StatusDecision {
   if (row.kind !== "refund") return decideStatus(shift, statusPolicy(options, row.amount_due ?? "0", row.credit))
   const decision = decideStatus(shift, statusPolicy(options, "0"))
-  return decision.stage === "settled" ? { ...decision, stage: "refunded" } : decision
+  if (decision.stage === "settled") return { ...decision, stage: "refunded" }
+  return decision.stage === "refunded" ? { ...decision, stage: "refund" } : decision
 }
 
 /** Where a ledger row's payment (or refund) stands, decided from what the service last said. */

@@ -184,6 +184,12 @@ function refundWording(stage: PaymentStage, row: LedgerRowView): { headline: str
       return { headline: "Refunded: the shopper was paid", next_step: `The service sent ${row.settle_amount ? `${row.settle_amount} ` : ""}${destination}.` }
     case "expired":
       return { headline: "Refund not sent: the refund shift expired unfunded", next_step: "Nothing reached the shopper. Renew the refund shift when you are ready to send (its fixed rate holds for about 15 minutes), or mark it paid by other means." }
+    case "refund": {
+      const why = row.issue ? ` (${row.issue})` : ""
+      return row.status === "refunded"
+        ? { headline: "Refund not sent: the service sent your deposit back", next_step: `Nothing reached the shopper${why}. Renew the refund shift when you are ready to send the exact amount before its deadline, or mark it paid by other means.` }
+        : { headline: "Refund not sent: the service is sending your deposit back", next_step: `Nothing reached the shopper${why}. Once your deposit is back, renew the refund shift or mark it paid by other means.` }
+    }
     default:
       return sayWording({ headline: headline(stage), next_step: nextStep(stage, row) }, english)
   }

@@ -7,5 +7,10 @@ export const heldRefundId = (ledgerId: string) => `held_${ledgerId}`
 /** What a payment shift received above the amount due (`overpayment: "refund"`). */
 export const excessRefundId = (ledgerId: string) => `excess_${ledgerId}`
 
-/** A refund in one of these still needs the merchant: a destination, funds, or a renewal after expiry. */
-export const OPEN_REFUND_STATUSES = ["address_needed", "creating", "waiting", "pending", "processing", "settling", "review", "expired"]
+/**
+ * A refund in one of these still needs the merchant: a destination, funds, or a renewal after its shift
+ * expired or the service sent the merchant's deposit back (`refund` to `refunded`).
+ */
+export const OPEN_REFUND_STATUSES = [
+  "address_needed", "creating", "waiting", "pending", "processing", "settling", "review", "expired", "refund", "refunding", "refunded",
+]

@@ -3,6 +3,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
 import { nextSyncAt } from "../../lib/shift/sync-cadence"
+import { underpaymentWindowEnd } from "../../lib/shift/underpayment"
 import { SHIFT_ACTIONS } from "../actions"
 import type { RecordedShift } from "./record-shift-observation"
 import type { ShiftActionOutcome } from "./run-shift-action"
@@ -10,7 +11,7 @@ import type { ShiftActionOutcome } from "./run-shift-action"
 /**
  * Schedules the shift's next read: at its status's cadence, sooner when a pending action's retry is
  * due first, at once when an action changed the shift at the service. A terminal shift with nothing
- * pending (actions done or waiting for an admin) is not read again.
+ * pending (actions done or waiting for an admin) is not read again, unless an underpayment's wait ends later.
  */
 export const finishShiftSyncStep = createStep(
   "crypto-swap-finish-shift-sync",
@@ -30,7 +31,17 @@ export const finishShiftSyncStep = createStep(
       : []
     const candidates = [
       nextSyncAt(
-        { status: row.status, terminal: row.terminal, actionPending: false, failures: 0, expiresAt: row.expires_at, createdAt: row.created_at, kind: row.kind },
+        {
+          status: row.status,
+          terminal: row.terminal,
+          actionPending: false,
+          failures: 0,
+          expiresAt: row.expires_at,
+          createdAt: row.created_at,
+          kind: row.kind,
+          // A settled underpayment is over at the service, but its wait for a top-up still ends in a decision.
+          wakeAt: underpaymentWindowEnd(row.flags, options.underpayment.waitMinutes),
+        },
         options.reconcile,
         now
       ),

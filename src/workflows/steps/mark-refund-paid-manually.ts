@@ -16,7 +16,8 @@ export const markRefundPaidManuallyStep = createStep(
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const row = await ledger.retrieveSwapShift(input.ledger_id)
     if (row.kind !== "refund") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only a refund can be marked as paid by other means.")
-    if (!["address_needed", "creating", "waiting", "expired"].includes(row.status)) {
+    // `refunded`: the service sent the merchant's deposit back, so the refund shift holds nothing.
+    if (!["address_needed", "creating", "waiting", "expired", "refunded"].includes(row.status)) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is already "${row.status}" at the service; it can't be marked paid by hand.`)
     }
     if (row.shift_id) {

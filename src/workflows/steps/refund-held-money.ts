@@ -36,10 +36,11 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   // Paid into a replaced session's shift, settled short of the amount due, or given back instead of
-  // placing its order (before the capture recorded it owed): no order holds it.
-  const held =
-    row.status === "settled" && !row.authorized_at && Boolean(row.flags?.paid_without_session || row.flags?.underpaid || row.flags?.refund_instead)
-  const amount = row.refund_owed ?? (held ? row.settle_amount : null)
+  // placing its order (before the capture recorded it owed): no order holds it. What settled, read from
+  // its deposits when there were several (`multiple`).
+  const settled = decideLedgerRow(row, provider.options).settledAmount
+  const held = Boolean(settled) && !row.authorized_at && Boolean(row.flags?.paid_without_session || row.flags?.underpaid || row.flags?.refund_instead)
+  const amount = row.refund_owed ?? (held ? settled : null)
   if (row.kind !== "payment" || row.captured_at || !amount) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
@@ -68,12 +69,10 @@ export const refundHeldMoneyStep = createStep(
     let row = await ledger.retrieveSwapShift(input.ledger_id)
     const [already] = await ledger.listSwapShifts({ refund_id: heldRefundId(row.id) }, { select: ["id"], take: 1 })
     if (already) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This money is already being refunded.")
-    if (row.kind === "payment" && row.paid_no_order_since && row.status === "settled") {
+    const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+    if (row.kind === "payment" && row.paid_no_order_since && decideLedgerRow(row, provider.options).settledAmount) {
       // The address is checked before the order is given up: a refused memo changes nothing.
-      if (input.address) {
-        const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
-        await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", input.memo)
-      }
+      if (input.address) await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", input.memo)
       await refundInsteadOfOrder(container, row, input.actor_id)
       row = await ledger.retrieveSwapShift(input.ledger_id)
     }

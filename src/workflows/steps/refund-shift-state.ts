@@ -5,13 +5,15 @@ import { toMedusaError } from "../../lib/to-medusa-error"
 
 /**
  * What the service says of a refund shift now, never the ledger's last sync: refuses when the merchant's
- * deposit reached it (it pays the shopper) or the service can't say.
+ * deposit reached it (it pays the shopper, or is on its way back) or the service can't say. A deposit
+ * the service sent back in full (`refunded`) left the shift holding nothing.
  */
 export async function assertRefundShiftUnfunded(client: SwapServiceClient, shiftId: string, doing: string) {
   const shift = await client.getShift(shiftId).catch((error) => {
     throw toMedusaError(error, doing)
   })
-  const funded = Boolean(shift.depositHash) || (shift.deposits?.length ?? 0) > 0 || !["waiting", "expired"].includes(shift.status)
+  const sentBack = shift.status === "refunded"
+  const funded = !sentBack && (Boolean(shift.depositHash) || (shift.deposits?.length ?? 0) > 0 || !["waiting", "expired"].includes(shift.status))
   if (funded) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,

@@ -6,16 +6,20 @@ import { assertRefundShiftUnfunded, restartRefundShiftAction } from "./refund-sh
 
 /**
  * A refund shift lives as long as its fixed rate's quote: when it expired before the merchant funded
- * it, the same refund gets a new quote and shift from the sync that follows. Asked for by the admin
- * when ready to send, so nothing renews quotes unattended.
+ * it, or the service sent the merchant's deposit back (a wrong amount, too late), the same refund gets a
+ * new quote and shift from the sync that follows. Asked for by the admin when ready to send, so nothing
+ * renews quotes unattended.
  */
 export const renewRefundShiftStep = createStep("crypto-swap-renew-refund-shift", async (input: { ledger_id: string }, { container }) => {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const row = await ledger.retrieveSwapShift(input.ledger_id)
-  if (row.kind !== "refund" || row.status !== "expired" || !row.shift_id) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only a refund whose shift expired before it was funded can be renewed.")
+  if (row.kind !== "refund" || !["expired", "refunded"].includes(row.status) || !row.shift_id) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "Only a refund whose shift expired before it was funded, or whose deposit the service sent back, can be renewed."
+    )
   }
-  // Expired shifts are no longer followed: a deposit that arrived at the deadline shows only at the service.
+  // Ended shifts are no longer followed: a deposit that arrived at the deadline shows only at the service.
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   await assertRefundShiftUnfunded(clientFor(provider), row.shift_id, "checking the expired refund shift")
   const now = new Date()

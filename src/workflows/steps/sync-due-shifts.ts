@@ -10,7 +10,7 @@ import { goneSessions } from "../../lib/gone-sessions"
 import { hasActions, planShiftActions } from "../../lib/shift/shift-actions"
 import { nextSyncAt } from "../../lib/shift/sync-cadence"
 import { underpaymentWindowEnd } from "../../lib/shift/underpayment"
-import { SwapServiceError, type Shift } from "../../lib/swap-service"
+import { SwapServiceError, type Shift, type ShiftDeposit } from "../../lib/swap-service"
 import { decideShift } from "../../lib/shift/ledger-fields"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
 import { syncShiftWorkflow } from "../sync-shift"
@@ -64,9 +64,13 @@ function budgetFor(provider: RegisteredProvider): RequestBudget {
   return budget
 }
 
+/** What the ledger follows of each deposit of a `multiple` shift, whose own status stays `multiple` while they move. */
+const depositStates = (deposits: readonly ShiftDeposit[] | null | undefined) =>
+  JSON.stringify((deposits ?? []).map((deposit) => [deposit.status, deposit.issue, deposit.depositHash, deposit.settleHash, deposit.depositAmount, deposit.settleAmount].map((field) => field ?? null)))
+
 function unchanged(row: DueShift & { session_gone: boolean }, shift: Shift, provider: RegisteredProvider): boolean {
   if (shift.status !== row.status || (shift.issue ?? null) !== row.issue) return false
-  if ((shift.deposits?.length ?? 0) !== ((row.deposits as unknown[] | null)?.length ?? 0)) return false
+  if (depositStates(shift.deposits) !== depositStates(row.deposits as ShiftDeposit[] | null)) return false
   // The service learnt a refund address (the shopper gave it on the service's own page): recorded by a full sync.
   if (row.kind !== "refund" && shift.refundAddress && shift.refundAddress !== row.refund_address) return false
   const decision = decideShift(shift, row, provider.options)

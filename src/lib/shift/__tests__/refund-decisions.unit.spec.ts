@@ -24,6 +24,17 @@ describe("refund shifts", () => {
     ).toBe("refunded")
   })
 
+  it("read a refund shift whose deposit the service sends back as a refund still owed, never as the shopper refunded", () => {
+    const refund = { kind: "refund" as const, amount_due: "20" }
+    for (const status of ["refund", "refunding", "refunded"]) {
+      expect(decideShift({ status, type: "fixed" }, refund, options).stage).toBe("refund")
+    }
+    const sentBack = [{ status: "refunded", depositHash: "0xa" }, { status: "refunded", depositHash: "0xb" }]
+    expect(decideShift({ status: "multiple", type: "fixed", deposits: sentBack }, refund, options).stage).toBe("refund")
+    // A payment's deposit the service sent back is the shopper's money home again.
+    expect(decideShift({ status: "refunded", type: "fixed" }, { kind: "payment", amount_due: "20" }, options).stage).toBe("refunded")
+  })
+
   it("are made once their destination is known, and only then", () => {
     expect(planRefundShift({ status: "creating", refund_address: "bc1q", flags: null }).createRefundShift).toBe(true)
     expect(planRefundShift({ status: "address_needed", refund_address: null, flags: { address_needed: true } }).createRefundShift).toBe(false)

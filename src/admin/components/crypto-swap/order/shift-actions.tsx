@@ -1,7 +1,7 @@
 import { useState } from "react"
 import type { AdminPayment } from "@medusajs/framework/types"
 import { Button, usePrompt } from "@medusajs/ui"
-import { canMarkRefunded, canRefundViaShift } from "../../../lib/order-payments"
+import { canMarkRefunded, canRefundViaShift, canRenewRefund } from "../../../lib/order-payments"
 import { useRefundViaShift, useShiftAction } from "../../../lib/queries"
 import type { Shift } from "../../../lib/types"
 import { RefundAddressForm } from "./refund-address-form"
@@ -59,8 +59,7 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
 
   const refundable = canRefundViaShift(shift, payment)
   const manuallyRefundable = shift.kind === "refund" && canMarkRefunded(shift.status)
-  // A refund shift lives as long as its quote: one that expired unfunded is renewed when the merchant is ready to send.
-  const renewable = shift.kind === "refund" && shift.status === "expired"
+  const renewable = shift.kind === "refund" && canRenewRefund(shift.status)
 
   return (
     <div className="flex flex-col gap-y-3">

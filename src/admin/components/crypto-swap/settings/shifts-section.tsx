@@ -1,7 +1,7 @@
 import type { ReactNode } from "react"
 import { Badge, Table, Text } from "@medusajs/ui"
 import { coinAmountOn, formatDateTime, humanize, statusColor } from "../../../lib/format"
-import { canMarkRefunded } from "../../../lib/order-payments"
+import { canMarkRefunded, canRenewRefund } from "../../../lib/order-payments"
 import type { PagedStatusList, PluginStatus, ReconciliationRun } from "../../../lib/types"
 import { DetailRow } from "../detail-row"
 import { ListPagination, type Paging } from "../list-pagination"
@@ -199,7 +199,7 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
             cell: (refund) => (
               <ShiftButtons
                 ledgerId={refund.id}
-                renewRefund={refund.status === "expired"}
+                renewRefund={canRenewRefund(refund.status)}
                 markRefunded={canMarkRefunded(refund.status)}
               />
             ),
