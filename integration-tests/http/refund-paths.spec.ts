@@ -101,6 +101,15 @@ medusaIntegrationTestRunner({
       return { cart, shiftId, order, payment: order.payments[0] }
     }
 
+    /** A settled order refunded 20 by the admin, with the refund's ledger row once a tick made its shift. */
+    async function refundedOrder() {
+      const paid = await settledOrder()
+      await api.post(`/admin/payments/${paid.payment.id}/refund`, { amount: 20 }, admin)
+      await reconcile(getContainer())
+      const [refund] = await refundRows(getContainer(), paid.payment.id)
+      return { ...paid, refund }
+    }
+
     it("makes one refund shift for an order canceled after capture, keyed on Medusa's refund, within one tick and without an event", async () => {
       const container = getContainer()
       const { order, payment } = await settledOrder()
@@ -205,10 +214,7 @@ medusaIntegrationTestRunner({
 
     it("reads a funded and settled refund shift as the shopper refunded, never as an underpaid payment", async () => {
       const container = getContainer()
-      const { order, payment } = await settledOrder()
-      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
-      await reconcile(container)
-      const [row] = await refundRows(container, payment.id)
+      const { order, refund: row } = await refundedOrder()
       await env.control.deposit(row.shift_id!)
       await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
       await reconcile(container)
@@ -224,10 +230,7 @@ medusaIntegrationTestRunner({
 
     it("keeps a refund open when the service sends the merchant's deposit back, and renews it: nothing reached the shopper", async () => {
       const container = getContainer()
-      const { order, payment } = await settledOrder()
-      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
-      await reconcile(container)
-      const [row] = await refundRows(container, payment.id)
+      const { order, payment, refund: row } = await refundedOrder()
       // The merchant sends the wrong amount: the service returns it to the merchant's own address.
       await env.control.deposit(row.shift_id!, { amount: new BigNumber(row.deposit_amount!).minus("1").toFixed() })
       expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ status: "refund" })
@@ -320,10 +323,7 @@ medusaIntegrationTestRunner({
 
     it("renews a refund shift that expired before the store funded it: the same refund, a new shift", async () => {
       const container = getContainer()
-      const { order, payment } = await settledOrder()
-      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
-      await reconcile(container)
-      const [first] = await refundRows(container, payment.id)
+      const { order, payment, refund: first } = await refundedOrder()
       const early = await failing(api.post(`/admin/crypto-swap/shifts/${first.id}/renew-refund`, {}, admin))
       expect(early.status).toBe(400)
       // The fixed rate's quote runs out before the merchant sends anything.
