@@ -102,6 +102,55 @@ medusaIntegrationTestRunner({
       expect((await api.get("/admin/crypto-swap/status", admin)).data.paid_no_order).toEqual([])
     })
 
+    it("never places the order of a hosted checkout refunded instead, whatever reaches Medusa's own payment webhook route", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.checkout, BTC)
+      const checkoutId = session.data.checkout_id as string
+      const { id: shiftId } = await env.control.payCheckout(checkoutId, "BTC", "bitcoin")
+      await env.control.deposit(shiftId)
+      await setStock(container, store.inventoryItemId!, 0)
+      await env.control.setStatus(shiftId, "processing")
+      const row = await waitFor(
+        "the paid checkout to be recorded as paid with no order",
+        async () => {
+          await reconcile(container)
+          return ledgerRow(container, { checkout_id: checkoutId })
+        },
+        (found) => Boolean(found.paid_no_order_since)
+      )
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, {}, admin)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await setStock(container, store.inventoryItemId!, 1)
+      await reconcile(container)
+      expect(await ledgerRow(container, { id: row.id })).toMatchObject({ refund_owed: expect.any(String), captured_at: null })
+
+      // The shopper replays the service's notification of the paid checkout to Medusa's built-in route.
+      const engine = container.resolve(Modules.WORKFLOW_ENGINE)
+      const runs: Array<Promise<unknown>> = []
+      const run = engine.run.bind(engine)
+      const spy = jest.spyOn(engine, "run").mockImplementation((...args: Parameters<typeof engine.run>) => {
+        const started = run(...args)
+        if (args[0] === "process-payment-workflow") runs.push(started.catch(() => undefined))
+        return started
+      })
+      try {
+        const notification = {
+          meta: { hook: { id: "hook", accountId: env.sandbox.account.id } },
+          payload: { checkoutId, shiftId, status: "success", txid: "0xfeed" },
+        }
+        const answered = await api.post(`/hooks/payment/${PROVIDERS.checkout.replace(/^pp_/, "")}`, notification)
+        expect(answered.status).toBe(200)
+        await waitFor("Medusa to process the notification", () => runs.length, (count) => count >= 1)
+        await Promise.all(runs)
+      } finally {
+        spy.mockRestore()
+      }
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      const payments = await paymentsOfCart(container, cart.id)
+      expect(payments.filter((payment: any) => payment.captured_at)).toEqual([])
+    })
+
     it("lets the admin refund a paid shift instead of placing its order: the settled amount becomes owed and nothing retries", async () => {
       const container = getContainer()
       const { cart, shiftId } = await paidWhileSoldOut()

@@ -248,6 +248,19 @@ medusaIntegrationTestRunner({
       const { data: status } = await api.get("/admin/crypto-swap/status", admin)
       expect(status.refunds.filter((refund: any) => refund.id === row.id)).toEqual([expect.objectContaining({ status: "refunded", amount_due: "20" })])
 
+      // Until its deadline the shift still takes a deposit of the right amount: no second shift beside it yet.
+      const early = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin))
+      expect(early.status).toBe(400)
+      expect(early.data.message).toContain("takes a deposit until")
+      // The deadline passes (as the service reports the shift: its clock, not the store's).
+      const bounced = env.sandbox.getShift(row.shift_id!)!
+      env.sandbox.addFault({
+        method: "GET",
+        path: `/v2/shifts/${row.shift_id}`,
+        status: 200,
+        body: JSON.stringify({ ...bounced, expiresAt: new Date(Date.now() - 60_000).toISOString() }),
+        times: 1,
+      })
       const renewed = await api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin)
       expect(renewed.data.shift).toMatchObject({ id: row.id, status: "waiting", refund_id: row.refund_id, terminal: false })
       expect(renewed.data.shift.shift_id).not.toBe(row.shift_id)

@@ -37,6 +37,11 @@ export type CryptoSwapSessionData = {
   customer_ip?: string
   /** What counts toward `amount` besides this shift: settled top-ups, a shortfall the merchant accepted (mirrored by the ledger). */
   credit?: string
+  /**
+   * Set by the ledger before the payment's money goes back to the shopper (refunded instead of placing
+   * its order, or held and refunded): the provider then never authorizes or captures it, by whatever route.
+   */
+  given_back?: boolean
   /** Set when a cancel arrives before the service allows cancel-order; reconciliation cancels later. */
   cancel_requested_at?: string
   canceled_at?: string

@@ -21,7 +21,10 @@ export function nextSyncAt(
     createdAt?: Date | string | null
     /** A refund's shift waits for the store's own deposit: not read early like a shopper's. */
     kind?: string | null
-    /** When a decision about a shift that is over falls due (an underpayment's wait for a top-up ends). */
+    /**
+     * When a decision about a shift that is over falls due (an underpayment's wait for a top-up ends).
+     * Once past, the sync at that time made the decision or had none to make: it wakes the shift no more.
+     */
     wakeAt?: Date | null
   },
   cadence: CryptoSwapOptions["reconcile"],
@@ -33,7 +36,7 @@ export function nextSyncAt(
   if (shift.status === "expired" && shift.expiresAt && now.getTime() - new Date(shift.expiresAt).getTime() < LATE_DEPOSIT_WATCH_MS) {
     return new Date(now.getTime() + cadence.reviewSeconds * 1000)
   }
-  if (shift.terminal && !shift.actionPending) return shift.wakeAt ?? null
+  if (shift.terminal && !shift.actionPending) return shift.wakeAt && shift.wakeAt > now ? shift.wakeAt : null
   const freshlyWaiting = shift.status === "waiting" && shift.kind !== "refund" && shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() < cadence.freshWaitingMinutes * 60_000
   const seconds = shift.actionPending || IN_FLIGHT.has(shift.status) || freshlyWaiting
     ? cadence.inFlightSeconds

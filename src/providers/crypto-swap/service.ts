@@ -104,6 +104,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   }
 
   async authorizePayment({ data }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    this.refuseGivenBack(data)
     const { decision, data: refreshed } = await this.refresh(data, "checking the payment", { fromSync: true })
     if (
       decision.session === PaymentSessionStatus.PENDING ||
@@ -126,6 +127,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   }
 
   async capturePayment({ data }: CapturePaymentInput): Promise<CapturePaymentOutput> {
+    this.refuseGivenBack(data)
     const { decision, data: refreshed } = await this.refresh(data, "capturing the payment", { fromSync: true })
     if (decision.session !== PaymentSessionStatus.CAPTURED) {
       throw new MedusaError(
@@ -218,6 +220,14 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     const result = this.verifyNotification(body.checkoutId, body.shiftId)
     this.webhookVerifications_.set(key, { at: now, result })
     return result
+  }
+
+  /**
+   * Money the ledger gives back to the shopper never pays an order, whichever route asks: Medusa's own
+   * payment webhook route authorizes, captures and completes the cart without the plugin's checks.
+   */
+  private refuseGivenBack(data: Record<string, unknown> | undefined) {
+    if (data?.given_back === true) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.payment_being_refunded"))
   }
 
   /** Never fails the payment: a lost announcement is found by reconciliation's discovery. */

@@ -18,17 +18,29 @@ export function creditedTopUps(payment: { flags: Record<string, unknown> | null 
  * authorize action calls it again before placing the order, so a lost copy never blocks the payment.
  */
 export async function mirrorCredit(container: MedusaContainer, payment: { payment_session_id: string | null; credit: string | null }) {
-  if (!payment.payment_session_id) return
+  if (payment.payment_session_id) await patchSessionData(container, payment.payment_session_id, { credit: payment.credit ?? undefined })
+}
+
+/**
+ * Marks the payment's session as money going back to the shopper, before the ledger records it so:
+ * Medusa's own routes (its payment webhook route completes a cart by itself) then can't authorize it.
+ */
+export async function markSessionGivenBack(container: MedusaContainer, payment: { payment_session_id: string | null }) {
+  if (payment.payment_session_id) await patchSessionData(container, payment.payment_session_id, { given_back: true })
+}
+
+/** Merges `patch` into a session's data unless it holds it already (the provider takes the plugin's updates as given). */
+async function patchSessionData(container: MedusaContainer, sessionId: string, patch: Record<string, unknown>) {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const {
     data: [session],
-  } = await query.graph({ entity: "payment_session", fields: ["id", "amount", "currency_code", "data"], filters: { id: payment.payment_session_id } })
-  if (!session || (session.data?.credit ?? null) === payment.credit) return
+  } = await query.graph({ entity: "payment_session", fields: ["id", "amount", "currency_code", "data"], filters: { id: sessionId } })
+  if (!session || Object.entries(patch).every(([key, value]) => (session.data?.[key] ?? undefined) === value)) return
   await container.resolve(Modules.PAYMENT).updatePaymentSession({
     id: session.id,
     amount: session.amount,
     currency_code: session.currency_code,
-    data: { ...(session.data ?? {}), credit: payment.credit ?? undefined },
+    data: { ...(session.data ?? {}), ...patch },
   })
 }
 

@@ -7,6 +7,7 @@ import { assertRefundMemoAllowed } from "../../lib/refund-destination"
 import { decideLedgerRow } from "../../lib/shift/ledger-fields"
 import { heldRefundId } from "../../lib/shift/refund-ids"
 import { recordRefund } from "./record-refund"
+import { markSessionGivenBack } from "./payment-credit"
 import { refundInsteadOfOrder } from "./refund-instead-of-order"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
@@ -50,6 +51,7 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   if (destination.address) {
     await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", destination.memo)
   }
+  await markSessionGivenBack(container, row)
   await refundHeldShift(ledger, row, amount, destination)
   // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`).
   for (const topUp of await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })) {

@@ -3,6 +3,7 @@ import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { sessionPayment } from "../actions/session-payment"
+import { markSessionGivenBack } from "./payment-credit"
 import type { LedgerShift } from "../actions/shift-action"
 
 /**
@@ -21,6 +22,7 @@ export async function refundInsteadOfOrder(container: MedusaContainer, row: Ledg
         : "Only a paid crypto payment whose order could not be placed can be refunded instead of placing its order."
     )
   }
+  await markSessionGivenBack(container, row)
   if (payment?.id && !payment.canceled_at && !payment.captured_at) await container.resolve(Modules.PAYMENT).cancelPayment(payment.id)
 
   const now = new Date()

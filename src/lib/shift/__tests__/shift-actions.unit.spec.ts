@@ -194,6 +194,15 @@ describe("nextSyncAt", () => {
     expect(after({ ...base, status: "settled", terminal: true, actionPending: true })).toBe(5)
   })
 
+  it("wakes a finished short payment when its wait for a top-up ends, once: a wake-up already past is no reason to read it", () => {
+    const inMinutes = (minutes: number) => new Date(now.getTime() + minutes * 60_000)
+    expect(after({ ...base, status: "settled", terminal: true, wakeAt: inMinutes(30) })).toBe(1800)
+    expect(after({ ...base, status: "settled", terminal: true, wakeAt: inMinutes(0) })).toBeNull()
+    expect(after({ ...base, status: "refunded", terminal: true, wakeAt: inMinutes(-5) })).toBeNull()
+    // A shift still moving keeps its own cadence.
+    expect(after({ ...base, status: "processing", wakeAt: inMinutes(30) })).toBe(5)
+  })
+
   it("watches an expired shift for a late deposit for an hour, at the review cadence, then leaves it", () => {
     const expiredAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000)
     expect(after({ ...base, status: "expired", terminal: true, expiresAt: expiredAgo(5) })).toBe(300)
