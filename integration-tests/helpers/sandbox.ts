@@ -60,6 +60,9 @@ export function sandboxControl(baseUrl: string) {
       call(`${baseUrl}/sandbox/shifts/${shiftId}/deposit`, "POST", body),
     setStatus: (shiftId: string, status: string, issue?: string) =>
       call(`${baseUrl}/sandbox/shifts/${shiftId}/status`, "POST", { status, issue }),
+    /** Releases a variable deposit from review at the rate of its release: it settles `settleAmount`. */
+    settleFromReview: (shiftId: string, settleAmount: string) =>
+      call(`${baseUrl}/sandbox/shifts/${shiftId}/status`, "POST", { status: "settled", settleAmount }),
     /** Moves one deposit of a shift with several (`deposits[depositIndex]`). */
     setDepositStatus: (shiftId: string, depositIndex: number, status: string) =>
       call(`${baseUrl}/sandbox/shifts/${shiftId}/status`, "POST", { status, depositIndex }),

@@ -165,6 +165,38 @@ medusaIntegrationTestRunner({
       expect((await ledgerRow(container, { shift_id: fresh.data.shift_id })).authorized_at).not.toBeNull()
     })
 
+    it("flags an order placed on a variable deposit that then settled short, and captures it once the merchant accepts the shortfall", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await variablePayment()
+      // What the page asked for: it covers the amount due at the rate of its arrival.
+      await env.control.deposit(shiftId, { amount: session.data.deposit_estimate })
+      await env.control.setStatus(shiftId, "processing")
+      await reconcile(container)
+      const placed = await orderWithPayments(container, cart.id)
+      expect(placed!.payments[0].captured_at).toBeNull()
+
+      // Held for review, then swapped at the rate of its release: less than the order's amount.
+      await env.control.setStatus(shiftId, "review", "rate drift")
+      await reconcile(container)
+      await env.control.settleFromReview(shiftId, "45")
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row).toMatchObject({ status: "settled", captured_at: null, flags: expect.objectContaining({ underpaid: "45" }) })
+      expect((await orderWithPayments(container, cart.id))!.payments[0].captured_at).toBeNull()
+
+      // Not left silently authorized: the merchant sees it, with its order.
+      const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=short_after_order", admin)
+      expect(listed.payments).toEqual([expect.objectContaining({ id: row.id, order_id: placed!.id })])
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.underpaid).toEqual([expect.objectContaining({ id: row.id, underpaid: "45", order_id: placed!.id })])
+
+      const { data: accepted } = await api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin)
+      expect(accepted.shift.flags).toMatchObject({ accepted_short: new BigNumber(session.data.amount).minus("45").toFixed() })
+      await reconcile(container)
+      expect((await orderWithPayments(container, cart.id))!.payments[0].captured_at).toBeTruthy()
+      expect((await api.get("/admin/crypto-swap/payments?attention=short_after_order", admin)).data.payments).toEqual([])
+    })
+
     /** A variable payment that settled at `factor` of the amount due: underpaid, no order. */
     async function settledShort(providerId: string, refund?: Record<string, string>) {
       const container = getContainer()

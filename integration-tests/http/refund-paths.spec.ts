@@ -247,6 +247,8 @@ medusaIntegrationTestRunner({
       // Still among the refunds to reach the shopper (the shopper is told nothing: the ledger's stage is not "refunded").
       const { data: status } = await api.get("/admin/crypto-swap/status", admin)
       expect(status.refunds.filter((refund: any) => refund.id === row.id)).toEqual([expect.objectContaining({ status: "refunded", amount_due: "20" })])
+      const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=refund_sent_back", admin)
+      expect(listed.payments.map((line: any) => line.id)).toEqual([row.id])
 
       // Until its deadline the shift still takes a deposit of the right amount: no second shift beside it yet.
       const early = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin))

@@ -8,9 +8,11 @@ export const ATTENTION_REASONS = [
   "paid_no_order",
   "paid_without_session",
   "underpaid_held",
+  "short_after_order",
   "refund_owed",
   "refund_address_needed",
   "refund_expired",
+  "refund_sent_back",
 ] as const
 export type AttentionReason = (typeof ATTENTION_REASONS)[number]
 

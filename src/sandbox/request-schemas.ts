@@ -85,6 +85,7 @@ export const statusChangeSchema = z.object({
   status: z.enum(ALL_STATUSES),
   issue: z.enum(ISSUES).optional(),
   depositIndex: z.number().int().min(0).optional(),
+  settleAmount: decimalAmount.optional(),
 })
 
 export const clockAdvanceSchema = z.object({ advanceSeconds: z.number().min(0) })

@@ -9,7 +9,8 @@ import type { Deposit, DepositStatus, Shift } from "./state"
 
 export type DepositChangeListener = (shift: Shift, deposit: Deposit) => void
 export type IncomingDeposit = { amount?: string; txid?: string }
-export type StatusChange = { status: ShiftStatus; issue?: string; depositIndex?: number }
+/** `settleAmount`: a variable deposit released from review settles at the rate of its release, not of its arrival. */
+export type StatusChange = { status: ShiftStatus; issue?: string; depositIndex?: number; settleAmount?: string }
 
 /** The `issue` a deposit gets when it is held or refunded without a more specific reason. */
 const DEFAULT_ISSUES: Partial<Record<DepositStatus, string>> = { review: "review", refund: "refund required" }
@@ -87,7 +88,16 @@ export class ShiftLifecycle {
       return
     }
     const deposit = this.depositFor(shift, change.depositIndex)
+    if (change.settleAmount !== undefined) this.releaseAtNewRate(shift, deposit, change)
     this.moveDeposit(shift, deposit, change.status as DepositStatus, change.issue)
+  }
+
+  private releaseAtNewRate(shift: Shift, deposit: Deposit, change: StatusChange): void {
+    if (shift.type !== "variable" || deposit.status !== "review" || change.status !== "settled") {
+      throw badUserInput("Only a variable deposit in review settles at another amount")
+    }
+    deposit.settleAmount = change.settleAmount
+    deposit.rate = new BigNumber(change.settleAmount!).div(deposit.depositAmount).toFixed()
   }
 
   /** Ends the validity of a waiting shift (cancel-order, or the control interface): it expires now. */

@@ -37,9 +37,11 @@ export const ATTENTION_LABELS: Record<AttentionReason, string> = {
   paid_no_order: "Paid, no order placed",
   paid_without_session: "Paid after switching coins",
   underpaid_held: "Underpayment held",
+  short_after_order: "Order placed, settled short",
   refund_owed: "Paid after cancel: owed",
   refund_address_needed: "Refund needs an address",
   refund_expired: "Refund shift expired",
+  refund_sent_back: "Refund deposit sent back",
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/

@@ -155,10 +155,18 @@ export type PaidWithoutSession = {
 }
 
 /**
- * A variable deposit that settles (or settled) short of the amount due: no order was placed. `credit`: what
- * its top-ups brought; `held`: its wait for a top-up ran out and it waits for the merchant's decision.
+ * A variable deposit that settles (or settled) short of the amount due: no order was placed, or (`order_id`)
+ * one was placed on the amount expected before it settled short. `credit`: what its top-ups brought;
+ * `held`: its wait for a top-up ran out and it waits for the merchant's decision.
  */
-export type Underpaid = PaidWithoutSession & { underpaid: string; amount_due: string | null; currency_code: string | null; credit: string | null; held: boolean }
+export type Underpaid = PaidWithoutSession & {
+  underpaid: string
+  amount_due: string | null
+  currency_code: string | null
+  credit: string | null
+  held: boolean
+  order_id: string | null
+}
 
 export type Webhook = { id: string; provider_id: string; hook_id: string; target_url: string; enabled: boolean }
 
@@ -262,9 +270,11 @@ export type AttentionReason =
   | "paid_no_order"
   | "paid_without_session"
   | "underpaid_held"
+  | "short_after_order"
   | "refund_owed"
   | "refund_address_needed"
   | "refund_expired"
+  | "refund_sent_back"
 
 /** One payment, top-up or refund shift as the payments list answers it: a line of the accounting export. */
 export type PaymentLine = {

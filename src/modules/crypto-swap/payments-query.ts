@@ -24,17 +24,21 @@ const list = (values: Iterable<string>) => [...values].map((value) => `'${value}
 /**
  * Why a row needs the merchant, first reason first, as the settings page resolves each: an action
  * that stopped retrying, a paid shift whose order could not be placed, money paid after switching
- * coins or held short, money owed after a canceled order (none of these once it is being refunded),
- * a refund waiting for an address or expired unfunded. Written in SQL so the page filters on it.
+ * coins or held short, an order placed on money that then settled short (never captured on its own),
+ * money owed after a canceled order (none of these once it is being refunded),
+ * a refund waiting for an address, expired unfunded, or whose deposit the service sent back to the
+ * merchant. Written in SQL so the page filters on it.
  */
 const ATTENTION_SQL = `case
   when exists (select 1 from crypto_swap_shift_action a where a.swap_shift_id = s.id and a.state = 'attention' and a.deleted_at is null) then 'action_stopped'
   when s.kind = 'payment' and s.paid_no_order_since is not null then 'paid_no_order'
   when s.kind = 'payment' and not ${flagSet("held_refund")} and ${flagSet("paid_without_session")} and s.order_id is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) then 'paid_without_session'
   when s.kind = 'payment' and not ${flagSet("held_refund")} and ${flagSet("underpaid_held")} and not ${flagSet("accepted_short")} then 'underpaid_held'
+  when s.kind = 'payment' and s.authorized_at is not null and s.captured_at is null and ${flagSet("underpaid")} and not ${flagSet("accepted_short")} then 'short_after_order'
   when s.kind = 'payment' and not ${flagSet("held_refund")} and s.refund_owed is not null then 'refund_owed'
   when s.kind = 'refund' and s.status = 'address_needed' then 'refund_address_needed'
   when s.kind = 'refund' and s.status = 'expired' then 'refund_expired'
+  when s.kind = 'refund' and s.status in ('refund', 'refunding', 'refunded') then 'refund_sent_back'
 end`
 
 /** The ledger's columns a movement shows, with its order's display id (same database, read in the same query). */

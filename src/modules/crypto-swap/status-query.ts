@@ -86,21 +86,22 @@ export async function attentionActions(knex: Knex, page: Page) {
 /**
  * Deposits no order holds: paid into the shift of a replaced session (`paid_without_session`), and variable
  * deposits short of the amount due that are not being refunded yet (`underpaid`; `held` once the wait for a
- * top-up ran out and it waits for the merchant to accept it as paid or refund it).
+ * top-up ran out and it waits for the merchant to accept it as paid or refund it). `underpaid` also lists
+ * an order placed on a deposit that then settled short (with its `order_id`): never captured on its own.
  */
 export async function orderlessDeposits(knex: Knex) {
-  const orderless = () =>
+  const deposits = () =>
     shifts(knex)
       .where("s.kind", "payment")
-      .whereNull("s.order_id")
       .whereIn("s.status", [...DEPOSIT_SEEN_STATUSES])
       .select("s.id", "s.status", "s.deposit_amount", "s.deposit_coin", "s.deposit_network", "s.cart_id", "s.refund_address")
       .orderBy("s.id")
       .limit(RARE_ROWS_CAP)
   const [paidWithoutSession, underpaid] = await Promise.all([
-    orderless().whereRaw(`${hasFlag("paid_without_session")} and ${flagSet("paid_without_session")}`),
-    orderless()
-      .select("s.amount_due", "s.currency_code", "s.credit", knex.raw("s.flags->>'underpaid' as underpaid"), knex.raw(`${flagSet("underpaid_held")} as held`))
+    deposits().whereNull("s.order_id").whereRaw(`${hasFlag("paid_without_session")} and ${flagSet("paid_without_session")}`),
+    deposits()
+      .whereNull("s.captured_at")
+      .select("s.order_id", "s.amount_due", "s.currency_code", "s.credit", knex.raw("s.flags->>'underpaid' as underpaid"), knex.raw(`${flagSet("underpaid_held")} as held`))
       .whereRaw(`${hasFlag("underpaid")} and ${flagSet("underpaid")} and not ${flagSet("paid_without_session")} and not ${flagSet("accepted_short")}`)
       .whereNotExists((refund) =>
         refund

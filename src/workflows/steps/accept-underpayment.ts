@@ -8,7 +8,8 @@ import { applyPaymentCredit } from "./payment-credit"
 
 /**
  * The merchant takes a short payment as paid ("capture as is"): the shortfall is recorded as accepted
- * and counted toward the payment, whose next sync places and captures the order. Once per payment.
+ * and counted toward the payment, whose next sync places and captures the order (or captures the one
+ * already placed on money that then settled short). Once per payment.
  */
 export const acceptUnderpaymentStep = createStep(
   "crypto-swap-accept-underpayment",
@@ -19,7 +20,7 @@ export const acceptUnderpaymentStep = createStep(
     const decision = decideLedgerRow(row, options)
     const flags = row.flags ?? {}
     const shortfall = stillMissing(row, decision.settledAmount)
-    if (row.kind !== "payment" || decision.stage !== "underpaid" || !shortfall || row.authorized_at || flags.held_refund || flags.refund_instead || flags.accepted_short) {
+    if (row.kind !== "payment" || decision.stage !== "underpaid" || !shortfall || row.captured_at || flags.held_refund || flags.refund_instead || flags.accepted_short) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "Only a payment that settled short of the amount due, and that is not being refunded, can be accepted as paid."

@@ -1,5 +1,5 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer, UpdatePaymentDTO } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
 import { addDecimals, compareDecimals } from "../../lib/money"
@@ -14,11 +14,21 @@ export function creditedTopUps(payment: { flags: Record<string, unknown> | null 
 
 /**
  * The payment's credit (what its credited top-ups settled, whatever their status says, and a shortfall the
- * merchant accepted) copied into its session's data, where the provider decides from it. Idempotent: the
- * authorize action calls it again before placing the order, so a lost copy never blocks the payment.
+ * merchant accepted) copied into its session's data, where the provider decides from it, and into the data
+ * of a payment already authorized (an order placed before it settled short), which Medusa hands its
+ * capture. Idempotent: the authorize action calls it again before placing the order, so a lost copy never
+ * blocks the payment.
  */
 export async function mirrorCredit(container: MedusaContainer, payment: { payment_session_id: string | null; credit: string | null }) {
-  if (payment.payment_session_id) await patchSessionData(container, payment.payment_session_id, { credit: payment.credit ?? undefined })
+  if (!payment.payment_session_id) return
+  const credit = payment.credit ?? undefined
+  await patchSessionData(container, payment.payment_session_id, { credit })
+  const paymentModule = container.resolve(Modules.PAYMENT)
+  const [placed] = await paymentModule.listPayments({ payment_session_id: payment.payment_session_id }, { select: ["id", "data", "captured_at", "canceled_at"] })
+  if (placed && !placed.captured_at && !placed.canceled_at && (placed.data?.credit ?? undefined) !== credit) {
+    // UpdatePaymentDTO names only the id; the module writes the payment's other columns too.
+    await paymentModule.updatePayment({ id: placed.id, data: { ...(placed.data ?? {}), credit } } as UpdatePaymentDTO)
+  }
 }
 
 /**

@@ -33,12 +33,18 @@ export function resolveButtons(line: PaymentLine): Omit<ShiftButtonsProps, "ledg
       return settled ? { refundHeld: true } : { sync: true }
     case "underpaid_held":
       return { acceptUnderpayment: settled, refundHeld: settled, sync: !settled }
+    case "short_after_order":
+      // Its order holds the payment: accepted as paid, it is captured.
+      return { acceptUnderpayment: settled, sync: !settled }
     case "refund_owed":
       return { refundHeld: true }
     case "refund_address_needed":
       return { markRefunded: true }
     case "refund_expired":
       return { renewRefund: true, markRefunded: true }
+    case "refund_sent_back":
+      // Renewed or closed once the service has sent it all back (`refunded`) and the shift's deadline passed.
+      return line.status === "refunded" ? { renewRefund: true, markRefunded: true } : { sync: true }
     default:
       if (line.kind === "refund" && canMarkRefunded(line.status)) return { markRefunded: true, sync: OPEN_STATUSES.has(line.status) }
       return OPEN_STATUSES.has(line.status) ? { sync: true } : null

@@ -128,8 +128,8 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
         ]}
       />
       <ShiftList
-        title="Paid less than the amount due: no order"
-        description="A variable-rate deposit that settles below the order's amount (less the tolerance). No order was placed: the shopper can pay the rest with a top-up from their payment page. Once the wait for it is over (Held), accept the payment as paid, or give the shopper back what arrived."
+        title="Paid less than the amount due"
+        description="A variable-rate deposit that settles below the order's amount (less the tolerance). No order was placed: the shopper can pay the rest with a top-up from their payment page. Once the wait for it is over (Held), accept the payment as paid, or give the shopper back what arrived. One with an order was placed on the amount expected, then settled short (e.g. after a review): accept it as paid to capture it."
         testId="crypto-swap-underpaid"
         shifts={status.underpaid ?? []}
         columns={[
@@ -140,11 +140,12 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
               `${shift.underpaid}${shift.credit ? ` + ${shift.credit} topped up` : ""} of ${shift.amount_due ?? "?"} ${(shift.currency_code ?? "").toUpperCase()}`,
           },
           { header: "", cell: (shift) => (shift.held ? <Badge size="2xsmall" color="orange">Held</Badge> : null) },
-          { header: "Cart", cell: (shift) => shift.cart_id ?? "-", mono: true },
+          { header: "Cart", cell: (shift) => (shift.order_id ? `order ${shift.order_id}` : shift.cart_id ?? "-"), mono: true },
           { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
           {
             header: "",
-            cell: (shift) => (shift.status === "settled" ? <ShiftButtons ledgerId={shift.id} refundHeld acceptUnderpayment /> : null),
+            cell: (shift) =>
+              shift.status === "settled" ? <ShiftButtons ledgerId={shift.id} refundHeld={!shift.order_id} acceptUnderpayment /> : null,
           },
         ]}
       />
