@@ -130,6 +130,23 @@ describe("sandbox shift statuses", () => {
     expect(new BigNumber(middle.body.depositAmount).gt(inRange.depositMin) && new BigNumber(middle.body.depositAmount).lt(inRange.depositMax)).toBe(true)
   })
 
+  it("settles a variable deposit released from review at the rate of its release, when told the amount, and nothing else", async () => {
+    const shift = await client().variableShift()
+    await client().deposit(shift.id)
+    await client().setStatus(shift.id, "review", { issue: "rate drift" })
+    const released = await client().setStatus(shift.id, "settled", { settleAmount: "45" })
+    expect(released.body).toEqual(expect.objectContaining({ status: "settled", settleAmount: "45" }))
+    expect(new BigNumber(released.body.rate).times(released.body.depositAmount).decimalPlaces(8).toFixed()).toBe("45")
+
+    const fixed = await client().fixedShift()
+    await client().deposit(fixed.id)
+    await client().setStatus(fixed.id, "review")
+    expect((await client().setStatus(fixed.id, "settled", { settleAmount: "45" })).status).toBe(400)
+    const unreviewed = await client().variableShift()
+    await client().deposit(unreviewed.id)
+    expect((await client().setStatus(unreviewed.id, "processing", { settleAmount: "45" })).status).toBe(400)
+  })
+
   it("refuses transitions the service cannot make with 409 and the allowed next statuses", async () => {
     const shift = await client().fixedShift()
     const skip = await client().setStatus(shift.id, "settled")
