@@ -39,7 +39,7 @@ export type CryptoSwapSessionData = {
   credit?: string
   /**
    * Set by the ledger before the payment's money goes back to the shopper (refunded instead of placing
-   * its order, or held and refunded): the provider then never authorizes or captures it, by whatever route.
+   * its order, or held and refunded): the provider then never authorizes it, by whatever route.
    */
   given_back?: boolean
   /** Set when a cancel arrives before the service allows cancel-order; reconciliation cancels later. */

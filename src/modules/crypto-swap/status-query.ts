@@ -101,6 +101,7 @@ export async function orderlessDeposits(knex: Knex) {
     deposits().whereNull("s.order_id").whereRaw(`${hasFlag("paid_without_session")} and ${flagSet("paid_without_session")}`),
     deposits()
       .whereNull("s.captured_at")
+      .whereNull("s.canceled_at")
       .select("s.order_id", "s.amount_due", "s.currency_code", "s.credit", knex.raw("s.flags->>'underpaid' as underpaid"), knex.raw(`${flagSet("underpaid_held")} as held`))
       .whereRaw(`${hasFlag("underpaid")} and ${flagSet("underpaid")} and not ${flagSet("paid_without_session")} and not ${flagSet("accepted_short")}`)
       .whereNotExists((refund) =>

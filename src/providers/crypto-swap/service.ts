@@ -127,7 +127,6 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   }
 
   async capturePayment({ data }: CapturePaymentInput): Promise<CapturePaymentOutput> {
-    this.refuseGivenBack(data)
     const { decision, data: refreshed } = await this.refresh(data, "capturing the payment", { fromSync: true })
     if (decision.session !== PaymentSessionStatus.CAPTURED) {
       throw new MedusaError(
@@ -223,8 +222,9 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   }
 
   /**
-   * Money the ledger gives back to the shopper never pays an order, whichever route asks: Medusa's own
-   * payment webhook route authorizes, captures and completes the cart without the plugin's checks.
+   * Money the ledger gives back to the shopper is never authorized, whichever route asks: Medusa's own
+   * payment webhook route authorizes, captures and completes the cart without the plugin's checks. (A
+   * payment authorized before is canceled first, and Medusa captures no canceled payment.)
    */
   private refuseGivenBack(data: Record<string, unknown> | undefined) {
     if (data?.given_back === true) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.payment_being_refunded"))

@@ -7,6 +7,7 @@ import type { RecordedShift } from "../steps/record-shift-observation"
 import type { LedgerShift, ShiftAction } from "./shift-action"
 import { sessionPayment } from "./session-payment"
 import { processSyncedPayment } from "./process-payment"
+import { mirrorCredit } from "../steps/payment-credit"
 
 /**
  * The shift settled: capture. A payment Medusa canceled meanwhile (the order was canceled while the
@@ -24,6 +25,9 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
     }
   }
   if (!before.payment?.captured_at) {
+    // The provider decides from the payment's data: its copy of the credit (an accepted shortfall of an
+    // order placed before it settled short) must be the ledger's, even after a lost copy.
+    if (row.credit) await mirrorCredit(container, row)
     await processSyncedPayment(container, row, recorded, "captured")
   }
   const { payment, links } = await sessionPayment(container, row)

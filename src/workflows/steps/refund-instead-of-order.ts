@@ -22,8 +22,9 @@ export async function refundInsteadOfOrder(container: MedusaContainer, row: Ledg
         : "Only a paid crypto payment whose order could not be placed can be refunded instead of placing its order."
     )
   }
-  await markSessionGivenBack(container, row)
+  // Canceled first: a cancel the service can't confirm now leaves the payment as it was, retryable.
   if (payment?.id && !payment.canceled_at && !payment.captured_at) await container.resolve(Modules.PAYMENT).cancelPayment(payment.id)
+  await markSessionGivenBack(container, row)
 
   const now = new Date()
   const [authorize] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "authorize" })
