@@ -38,30 +38,32 @@ medusaIntegrationTestRunner({
     })
 
     /** Deposit confirmed after the last item sold out: the order can't be placed. */
-    async function paidWhileSoldOut() {
+    async function paidWhileSoldOut(providerId = PROVIDERS.default) {
       const container = getContainer()
       const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
       const cart = await shop.createCart()
-      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
-      const shiftId = session.data.shift_id as string
+      const { session } = await shop.createPaymentSession(cart.id, providerId, BTC)
+      const checkoutId = session.data.checkout_id as string | undefined
+      // A hosted checkout's shift exists once the payer picks a coin on its page.
+      const shiftId = checkoutId ? (await env.control.payCheckout(checkoutId, "BTC", "bitcoin")).id : (session.data.shift_id as string)
       await env.control.deposit(shiftId)
       await setStock(container, store.inventoryItemId!, 0)
       await env.control.setStatus(shiftId, "processing")
       // As the job does: ticks until one has tried to place the order (a tick may find the shift, recorded
       // by the subscriber of its creation, still being written, and leave it to the next).
-      await waitFor(
+      const row = await waitFor(
         "the paid shift to be recorded as paid with no order",
         async () => {
           await reconcile(container)
-          return ledgerRow(container, { shift_id: shiftId })
+          return ledgerRow(container, checkoutId ? { checkout_id: checkoutId } : { shift_id: shiftId })
         },
-        (row) => Boolean(row.paid_no_order_since)
+        (found) => Boolean(found.paid_no_order_since)
       )
       const named = (name: string) =>
         emitted.mock.calls
           .flatMap(([messages]) => (Array.isArray(messages) ? messages : [messages]))
           .filter((message: { name: string }) => message.name === name)
-      return { cart, shiftId, named }
+      return { cart, checkoutId, shiftId, row, named }
     }
 
     it("records a paid shift whose order could not be placed, never captures it, and places the order when the admin retries", async () => {
@@ -104,21 +106,7 @@ medusaIntegrationTestRunner({
 
     it("never places the order of a hosted checkout refunded instead, whatever reaches Medusa's own payment webhook route", async () => {
       const container = getContainer()
-      const cart = await shop.createCart()
-      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.checkout, BTC)
-      const checkoutId = session.data.checkout_id as string
-      const { id: shiftId } = await env.control.payCheckout(checkoutId, "BTC", "bitcoin")
-      await env.control.deposit(shiftId)
-      await setStock(container, store.inventoryItemId!, 0)
-      await env.control.setStatus(shiftId, "processing")
-      const row = await waitFor(
-        "the paid checkout to be recorded as paid with no order",
-        async () => {
-          await reconcile(container)
-          return ledgerRow(container, { checkout_id: checkoutId })
-        },
-        (found) => Boolean(found.paid_no_order_since)
-      )
+      const { cart, checkoutId, shiftId, row } = await paidWhileSoldOut(PROVIDERS.checkout)
       await api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, {}, admin)
       await env.control.walk(shiftId, ["settling", "settled"])
       await setStock(container, store.inventoryItemId!, 1)

@@ -5,23 +5,23 @@ import { toMedusaError } from "../../lib/to-medusa-error"
 
 /**
  * What the service says of a refund shift now, never the ledger's last sync: refuses when the merchant's
- * deposit reached it (it pays the shopper, or is on its way back) or the service can't say. A deposit
- * the service sent back in full (`refunded`) left the shift holding nothing, but until its deadline the
- * shift still takes a deposit of the right amount, which would pay the shopper a second time.
+ * deposit reached it (it pays the shopper, or is on its way back) or the service can't say.
  */
 export async function assertRefundShiftUnfunded(client: SwapServiceClient, shiftId: string, doing: string) {
   const shift = await client.getShift(shiftId).catch((error) => {
     throw toMedusaError(error, doing)
   })
-  if (shift.status === "refunded" && !(shift.expiresAt && Date.parse(shift.expiresAt) <= Date.now())) {
+  if (shift.status === "refunded") {
+    // Sent back in full, it holds nothing; but until its deadline it still takes a deposit of the right
+    // amount, which would pay the shopper a second time.
+    if (shift.expiresAt && Date.parse(shift.expiresAt) <= Date.now()) return shift
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       `The service sent the deposit back, but the refund shift takes a deposit until ${shift.expiresAt ?? "its deadline"}: ` +
         "renew it or mark it paid after that, so that a deposit sent to it again can't pay the shopper twice."
     )
   }
-  const sentBack = shift.status === "refunded"
-  const funded = !sentBack && (Boolean(shift.depositHash) || (shift.deposits?.length ?? 0) > 0 || !["waiting", "expired"].includes(shift.status))
+  const funded = Boolean(shift.depositHash) || (shift.deposits?.length ?? 0) > 0 || !["waiting", "expired"].includes(shift.status)
   if (funded) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
