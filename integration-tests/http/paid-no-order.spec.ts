@@ -1,10 +1,11 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { processPaymentWorkflow } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { waitFor } from "../helpers/wait-for"
 import { createStoreFixture, PROVIDERS, setStock, type StoreFixture } from "../helpers/store-fixtures"
-import { storefront } from "../helpers/storefront"
+import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
 
@@ -137,6 +138,27 @@ medusaIntegrationTestRunner({
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
       const payments = await paymentsOfCart(container, cart.id)
       expect(payments.filter((payment: any) => payment.captured_at)).toEqual([])
+    })
+
+    it("never completes the cart of a payment refunded instead, even one Medusa authorized before the refund", async () => {
+      const container = getContainer()
+      const { cart, row } = await paidWhileSoldOut()
+      // Medusa authorized the session without placing the order (a completion that failed after it).
+      await container.resolve(Modules.PAYMENT).authorizePaymentSession(row.payment_session_id!, {})
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, {}, admin)
+      expect((await paymentsOfCart(container, cart.id)).map((payment: any) => payment.canceled_at)).toEqual([expect.any(Date)])
+      await setStock(container, store.inventoryItemId!, 1)
+
+      // The shopper completes the cart; then a replayed "authorized" notification runs Medusa's own flow.
+      const completed = await failing(shop.complete(cart.id))
+      expect(completed.status).toBe(400)
+      expect(completed.data.message).toMatch(/refund/i)
+      const { errors } = await processPaymentWorkflow(container).run({
+        input: { action: "authorized", data: { session_id: row.payment_session_id!, amount: 0 } },
+        throwOnError: false,
+      })
+      expect(errors.map(({ error }) => error.message)).toEqual([completed.data.message])
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
     })
 
     it("lets the admin refund a paid shift instead of placing its order: the settled amount becomes owed and nothing retries", async () => {

@@ -8,7 +8,8 @@ import { waitingMessage } from "../../lib/shift/waiting-message"
 import { english, shopperError, text } from "../../lib/i18n"
 import { givenBackToShopper } from "../../lib/shift/shift-actions"
 import { sayTo } from "../shopper-language"
-import { currentPayment, knownLedgerRow } from "../store/crypto-swap/shopper-session"
+import { currentPayment } from "../store/crypto-swap/shopper-session"
+import { knownLedgerRow } from "../../lib/shift/session-ledger-row"
 import { checkCartCompletableWorkflow } from "../../workflows/check-cart-completable"
 
 const CART_ID = /^cart_[0-9A-Z]{26}$/

@@ -5,6 +5,7 @@ import { catalogueFor, providerRegistry, type RegisteredProvider } from "../../.
 import { recordPaymentShiftWorkflow } from "../../../workflows/record-payment-shift"
 import { syncShiftWorkflow } from "../../../workflows/sync-shift"
 import { decideLedgerRow } from "../../../lib/shift/ledger-fields"
+import { knownLedgerRow, sessionLedgerFilter } from "../../../lib/shift/session-ledger-row"
 import { paymentView } from "../../../lib/shift/payment-view"
 import { shopperError, text, type Say } from "../../../lib/i18n"
 import { parseInput } from "../../parse-input"
@@ -44,27 +45,13 @@ export async function shopperSession(scope: MedusaContainer, sessionId: string, 
   return { session, provider: provider as RegisteredProvider }
 }
 
-/** Which ledger row a session's data names: its hosted checkout's or its shift's. */
-function ledgerFilter(session: ShopperSession) {
-  const data = (session.data ?? {}) as { shift_id?: string; checkout_id?: string }
-  return data.checkout_id ? { checkout_id: data.checkout_id } : data.shift_id ? { shift_id: data.shift_id } : null
-}
-
-/** The session's ledger row where the ledger knows it already; nothing is recorded or refused. */
-export async function knownLedgerRow(scope: MedusaContainer, session: ShopperSession) {
-  const filter = ledgerFilter(session)
-  if (!filter) return undefined
-  const [known] = await scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).listSwapShifts(filter, { take: 1 })
-  return known
-}
-
 /**
  * The ledger row of a session's payment, recorded now if its creation's record has not landed yet. A hosted
  * checkout has one row whichever of its shifts governs: the data's `shift_id` may name an earlier one.
  */
 export async function ledgerRowForSession(scope: MedusaContainer, session: ShopperSession) {
   const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-  const filter = ledgerFilter(session)
+  const filter = sessionLedgerFilter(session)
   if (!filter) throw notFound()
   const known = await knownLedgerRow(scope, session)
   if (known) return known
