@@ -139,6 +139,33 @@ medusaIntegrationTestRunner({
       expect(env.sandbox.getShift(refunds[0].shift_id!)).toMatchObject({ depositAmount: excess, settleAddress: ETH_REFUND, settleNetwork: "zksync" })
     })
 
+    /** Brings a row's next read a day closer, as the clock would: due now if one is scheduled at all. */
+    async function dayLater(container: ReturnType<typeof getContainer>, rowId: string) {
+      const row = await ledgerOf(container).retrieveSwapShift(rowId)
+      expect(row.next_sync_at).not.toBeNull()
+      await ledgerOf(container).updateSwapShifts({ id: rowId, next_sync_at: new Date(new Date(row.next_sync_at!).getTime() - 24 * 60 * 60 * 1000) })
+    }
+
+    it("gives back, once, a deposit the shopper sends again to the address of a captured payment (overpayment: refund)", async () => {
+      const { container, row, excess, amount } = await overpaid(PROVIDERS.refunding)
+      const refundsOf = () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id }, { order: { created_at: "ASC" } })
+      expect((await refundsOf()).map((refund) => refund.amount_due)).toEqual([excess])
+
+      // Days later the shopper pays the same variable address again: the service swaps it like the first.
+      await env.control.deposit(row.shift_id!, { amount: (await depositWorth(amount, "0.5")).toFixed() })
+      await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
+      const again = env.sandbox.getShift(row.shift_id!).deposits!.at(-1)!.settleAmount!
+      await dayLater(container, row.id)
+      await reconcile(container)
+      expect(await ledgerRow(container, { id: row.id })).toMatchObject({ status: "multiple", flags: expect.objectContaining({ overpaid: new BigNumber(excess).plus(again).toFixed() }) })
+      expect((await refundsOf()).map((refund) => refund.amount_due)).toEqual([excess, again])
+
+      // Read again: nothing more is owed.
+      await dayLater(container, row.id)
+      await reconcile(container)
+      expect(await refundsOf()).toHaveLength(2)
+    })
+
     it("says a late fixed-rate deposit is being sent back, and lets the shopper pay again in one action", async () => {
       const container = getContainer()
       const cart = await shop.createCart()

@@ -185,6 +185,12 @@ export const optionsSchema = z
          */
         freshWaitingMinutes: z.number().min(0).max(1440).default(15),
         reviewSeconds: cadenceSeconds.default(300),
+        /**
+         * Poll cadence of a variable shift whose payment is over while its address still takes deposits (until
+         * it expires, days later): a shopper who pays it again is given the money back (`overpayment: "refund"`)
+         * or the merchant sees it (`overpaid`).
+         */
+        openAddressSeconds: cadenceSeconds.default(3600),
         /** Poll cadence while a refund is queued or being sent. */
         refundSeconds: cadenceSeconds.default(60),
         /** Longest wait between retries after failed reads or actions. */

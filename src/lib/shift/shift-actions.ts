@@ -1,5 +1,7 @@
 import type { StatusDecision } from "./status-map"
 import { underpaymentWindowEnd } from "./underpayment"
+import { compareDecimals } from "../money"
+import type { CryptoSwapOptions } from "../options"
 
 /** The ledger columns that say what the plugin has already done about a shift. */
 export type ShiftActionState = {
@@ -27,6 +29,17 @@ export type ShiftActionState = {
   last_viewed_at?: Date | string | null
   /** The provider's `variablePool.idleMinutes`: a waiting variable shift nobody looks at for this long is cancelled. */
   idle_minutes?: number
+  /** The provider gives money paid above the amount due back (`overpayment: "refund"`). */
+  refunds_excess?: boolean
+}
+
+/** What a provider's options tell the plan of each of its rows. */
+export function planSettings(options: Pick<CryptoSwapOptions, "underpayment" | "variablePool" | "overpayment">) {
+  return {
+    underpayment_wait_minutes: options.underpayment.waitMinutes,
+    idle_minutes: options.variablePool.idleMinutes,
+    refunds_excess: options.overpayment === "refund",
+  }
 }
 
 export type ShiftActionPlan = {
@@ -44,6 +57,11 @@ export type ShiftActionPlan = {
   creditTopUp: boolean
   /** A short payment's wait for a top-up ran out: refund it or hold it for the merchant (`underpayment.then`). */
   settleUnderpayment: boolean
+  /**
+   * More settled above the amount due than was given back yet (`overpayment: "refund"`): an overpayment, or a
+   * deposit sent again to a captured payment's variable address. Planned again whenever that grows.
+   */
+  refundExcess: boolean
   /** Facts worth an admin's attention, kept on the ledger row. */
   flags: Record<string, unknown>
   /** Plugin events to emit, one per transition acted on. */
@@ -60,7 +78,8 @@ export function hasPromptActions(plan: ShiftActionPlan): boolean {
     plan.setRefundAddress ||
     plan.createRefundShift ||
     plan.creditTopUp ||
-    plan.settleUnderpayment
+    plan.settleUnderpayment ||
+    plan.refundExcess
   )
 }
 
@@ -81,6 +100,7 @@ export function planRefundShift(row: { status: string; refund_address: string | 
     createRefundShift: row.status === "creating" && Boolean(row.refund_address),
     creditTopUp: false,
     settleUnderpayment: false,
+    refundExcess: false,
     flags: { ...(row.flags ?? {}) },
     events: [],
   }
@@ -190,9 +210,11 @@ export function planShiftActions(
     !row.order_id &&
     !row.authorized_at &&
     row.idle_minutes !== undefined && Boolean(lastSeen) && now.getTime() - new Date(lastSeen!).getTime() >= row.idle_minutes * 60_000
+  const captures = payable && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured"
+  const excessGivenBack = typeof row.flags?.excess_refunded === "string" ? row.flags.excess_refunded : "0"
   return {
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
-    capture: payable && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured" && !row.captured_at,
+    capture: captures && !row.captured_at,
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
     cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
     setRefundAddress,
@@ -206,6 +228,7 @@ export function planShiftActions(
       Boolean(decision.settledAmount) &&
       !row.authorized_at &&
       Boolean(windowEnd && windowEnd <= now),
+    refundExcess: captures && Boolean(row.refunds_excess) && compareDecimals(decision.excessAmount ?? "0", excessGivenBack) > 0,
     flags,
     events,
   }

@@ -21,6 +21,8 @@ export function nextSyncAt(
     createdAt?: Date | string | null
     /** A refund's shift waits for the store's own deposit: not read early like a shopper's. */
     kind?: string | null
+    /** A variable payment shift's address takes deposits until it expires, whatever its status. */
+    type?: string | null
     /**
      * When a decision about a shift that is over falls due (an underpayment's wait for a top-up ends).
      * Once past, the sync at that time made the decision or had none to make: it wakes the shift no more.
@@ -36,7 +38,11 @@ export function nextSyncAt(
   if (shift.status === "expired" && shift.expiresAt && now.getTime() - new Date(shift.expiresAt).getTime() < LATE_DEPOSIT_WATCH_MS) {
     return new Date(now.getTime() + cadence.reviewSeconds * 1000)
   }
-  if (shift.terminal && !shift.actionPending) return shift.wakeAt && shift.wakeAt > now ? shift.wakeAt : null
+  if (shift.terminal && !shift.actionPending) {
+    const wake = shift.wakeAt && shift.wakeAt > now ? shift.wakeAt : null
+    const watch = addressOpen(shift, now) ? new Date(now.getTime() + cadence.openAddressSeconds * 1000) : null
+    return wake && watch ? (wake < watch ? wake : watch) : wake ?? watch
+  }
   const freshlyWaiting = shift.status === "waiting" && shift.kind !== "refund" && shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() < cadence.freshWaitingMinutes * 60_000
   const seconds = shift.actionPending || IN_FLIGHT.has(shift.status) || freshlyWaiting
     ? cadence.inFlightSeconds
@@ -46,6 +52,11 @@ export function nextSyncAt(
         ? cadence.refundSeconds
         : cadence.waitingSeconds
   return new Date(now.getTime() + seconds * 1000)
+}
+
+/** A payment's variable address still takes deposits: a shopper may pay it again after the payment is over. */
+function addressOpen(shift: { kind?: string | null; type?: string | null; status: string; expiresAt?: Date | string | null }, now: Date): boolean {
+  return shift.kind === "payment" && shift.type === "variable" && shift.status !== "expired" && Boolean(shift.expiresAt) && new Date(shift.expiresAt!) > now
 }
 
 /** When to try again after `failures` failed reads or attempts at an action: exponential, capped. */

@@ -1,10 +1,4 @@
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
-import { providerById } from "../../lib/provider-registry"
-import { excessRefundId } from "../../lib/shift/refund-ids"
-import { recordRefund } from "../steps/record-refund"
-import type { RecordedShift } from "../steps/record-shift-observation"
-import type { LedgerShift, ShiftAction } from "./shift-action"
+import type { ShiftAction } from "./shift-action"
 import { sessionPayment } from "./session-payment"
 import { processSyncedPayment } from "./process-payment"
 import { mirrorCredit } from "../steps/payment-credit"
@@ -32,24 +26,6 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
   }
   const { payment, links } = await sessionPayment(container, row)
   if (!payment?.captured_at) throw new Error("The payment was not captured")
-  await refundExcess(container, { ...row, ...links }, recorded)
   const now = new Date()
   return { ledger: { ...links, captured_at: now, authorized_at: row.authorized_at ?? now }, history: "captured" }
-}
-
-/**
- * Paid too much, and the store gives the excess back (`overpayment: "refund"`): a refund the ledger owes,
- * once per shift, made into a refund shift by the sync like any other.
- */
-async function refundExcess(container: Parameters<ShiftAction>[0], row: LedgerShift, recorded: RecordedShift) {
-  const excess = recorded.decision?.excessAmount
-  if (!excess) return
-  const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
-  if (options.overpayment !== "refund") return
-  await recordRefund(container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE), {
-    refund_id: excessRefundId(row.id),
-    amount: excess,
-    payment_id: row.payment_id,
-    of: row,
-  })
 }

@@ -10,19 +10,26 @@ import { cancelAbandonedShift } from "./cancel-abandoned-shift"
 import { createRefundShift } from "./create-refund-shift"
 import { creditTopUp } from "./credit-top-up"
 import { settleUnderpayment } from "./settle-underpayment"
+import { refundExcess } from "./refund-excess"
+import type { LedgerShift } from "./shift-action"
 
 /**
  * Each action kind, in the order a sync runs them, with the plan's flag that calls for it and what a
- * failed attempt records besides the failure.
+ * failed attempt records besides the failure. `ready`: what it waits on (an action before it in the same
+ * sync) is done; until then it is not tried. `repeats`: done, it runs again whenever the plan calls for it
+ * (its plan asks only while there is more to do).
  */
 export const SHIFT_ACTIONS: ReadonlyArray<{
   kind: ShiftActionKind
   planned: keyof ShiftActionPlan
   run: ShiftAction
   failed?: ShiftActionFailure
+  ready?: (row: LedgerShift) => boolean
+  repeats?: boolean
 }> = [
   { kind: "authorize", planned: "authorize", run: authorizePayment, failed: paidNoOrder },
-  { kind: "capture", planned: "capture", run: capturePayment },
+  // An authorize that failed leaves nothing to capture (a refund instead captures nothing either).
+  { kind: "capture", planned: "capture", run: capturePayment, ready: (row) => Boolean(row.authorized_at || row.flags?.refund_instead) },
   { kind: "cancel_expired", planned: "cancelExpired", run: cancelExpiredPayment },
   { kind: "cancel_refunded", planned: "cancelRefunded", run: cancelRefundedPayment },
   { kind: "cancel_abandoned", planned: "cancelAbandoned", run: cancelAbandonedShift },
@@ -30,6 +37,7 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
   { kind: "create_refund_shift", planned: "createRefundShift", run: createRefundShift },
   { kind: "credit_top_up", planned: "creditTopUp", run: creditTopUp },
   { kind: "settle_underpayment", planned: "settleUnderpayment", run: settleUnderpayment },
+  { kind: "refund_excess", planned: "refundExcess", run: refundExcess, ready: (row) => Boolean(row.captured_at), repeats: true },
 ]
 
 export type { ShiftAction, ShiftActionFailure, ShiftActionResult } from "./shift-action"

@@ -39,6 +39,7 @@ export const finishShiftSyncStep = createStep(
           expiresAt: row.expires_at,
           createdAt: row.created_at,
           kind: row.kind,
+          type: row.type,
           // A settled underpayment is over at the service, but its wait for a top-up still ends in a decision.
           wakeAt: underpaymentWindowEnd(row.flags, options.underpayment.waitMinutes),
         },

@@ -5,7 +5,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
-import { hasPromptActions, planRefundShift, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
+import { hasPromptActions, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
 import { nextSyncAt } from "../../lib/shift/sync-cadence"
 import { underpaymentWindowEnd } from "../../lib/shift/underpayment"
 import type { StatusDecision } from "../../lib/shift/status-map"
@@ -116,8 +116,7 @@ export const recordShiftObservationStep = createStep(
         session_gone: sessionGone,
         shift_switched: switched,
         other_paid_shifts: observation.other_paid_shift_ids,
-        underpayment_wait_minutes: options.underpayment.waitMinutes,
-        idle_minutes: options.variablePool.idleMinutes,
+        ...planSettings(options),
       },
       shift,
       decision,
@@ -139,7 +138,7 @@ export const recordShiftObservationStep = createStep(
           actionPending,
           failures: 0,
           expiresAt: fields.expires_at,
-          createdAt: row.created_at, kind: row.kind,
+          createdAt: row.created_at, kind: row.kind, type: row.type,
           wakeAt: underpaymentWindowEnd(plan.flags, options.underpayment.waitMinutes),
         },
         options.reconcile,

@@ -26,14 +26,14 @@ export const runShiftActionStep = createStep(
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const eventBus = container.resolve(Modules.EVENT_BUS)
     const row = await ledger.retrieveSwapShift(recorded.ledger_id)
-    // Read after the actions before it in this sync: an authorize that failed leaves nothing to capture.
-    if (kind === "capture" && !row.authorized_at && !row.flags?.refund_instead) {
+    const entry = SHIFT_ACTIONS.find((candidate) => candidate.kind === kind)!
+    // Read after the actions before it in this sync, which it may wait on.
+    if (entry.ready && !entry.ready(row)) {
       return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false, blocked: true })
     }
     const [action] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind })
     const attempts = action.attempts + 1
     const now = new Date()
-    const entry = SHIFT_ACTIONS.find((candidate) => candidate.kind === kind)!
     try {
       const result = await entry.run(container, row, recorded)
       if (result.ledger) await ledger.updateSwapShifts({ id: row.id, ...result.ledger })

@@ -7,7 +7,8 @@ import type { RecordedShift } from "./record-shift-observation"
 /**
  * Makes sure every action the plan calls for has its ledger record (one per shift and kind, so an
  * action is done once however many syncs plan it) and returns the kinds due now: pending and past
- * their backoff. Done actions are not run again, nor those waiting for an admin unless one asks.
+ * their backoff. Done actions are not run again (but a repeatable one the plan calls for again), nor
+ * those waiting for an admin unless one asks.
  */
 export const scheduleShiftActionsStep = createStep(
   "crypto-swap-schedule-shift-actions",
@@ -25,6 +26,13 @@ export const scheduleShiftActionsStep = createStep(
     const missing = planned.filter((kind) => !known.has(kind))
     if (missing.length) await ledger.createSwapShiftActions(missing.map((kind) => ({ swap_shift_id: ledger_id, kind })))
 
+    // A repeatable action done before has more to do now (the plan asks only then): it starts afresh.
+    const repeats = new Set(SHIFT_ACTIONS.filter((entry) => entry.repeats).map((entry) => entry.kind))
+    const again = existing.filter((action) => action.state === "done" && repeats.has(action.kind))
+    if (again.length) {
+      await ledger.updateSwapShiftActions(again.map((action) => ({ id: action.id, state: "pending" as const, attempts: 0, next_attempt_at: null, done_at: null })))
+      for (const action of again) Object.assign(action, { state: "pending", next_attempt_at: null })
+    }
     // An admin's retry: actions waiting for attention start a fresh count, and backed-off ones are due now.
     const retried = input.retry_actions ? existing.filter((action) => action.state !== "done") : []
     if (retried.length) {

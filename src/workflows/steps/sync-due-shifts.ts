@@ -7,7 +7,7 @@ import { recordQuietSyncs, type QuietSync } from "../../modules/crypto-swap/quie
 import { clientFor, providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
 import { goneSessions } from "../../lib/gone-sessions"
-import { hasActions, planShiftActions } from "../../lib/shift/shift-actions"
+import { hasActions, planSettings, planShiftActions } from "../../lib/shift/shift-actions"
 import { nextSyncAt } from "../../lib/shift/sync-cadence"
 import { underpaymentWindowEnd } from "../../lib/shift/underpayment"
 import { SwapServiceError, type Shift, type ShiftDeposit } from "../../lib/swap-service"
@@ -74,8 +74,7 @@ function unchanged(row: DueShift & { session_gone: boolean }, shift: Shift, prov
   // The service learnt a refund address (the shopper gave it on the service's own page): recorded by a full sync.
   if (row.kind !== "refund" && shift.refundAddress && shift.refundAddress !== row.refund_address) return false
   const decision = decideShift(shift, row, provider.options)
-  const { underpayment, variablePool } = provider.options
-  const plan = planShiftActions({ ...row, underpayment_wait_minutes: underpayment.waitMinutes, idle_minutes: variablePool.idleMinutes }, shift, decision, false)
+  const plan = planShiftActions({ ...row, ...planSettings(provider.options) }, shift, decision, false)
   return !hasActions(plan)
 }
 
@@ -154,7 +153,7 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
           actionPending: false,
           failures: 0,
           expiresAt: row.expires_at,
-          createdAt: row.created_at, kind: row.kind,
+          createdAt: row.created_at, kind: row.kind, type: row.type,
           wakeAt: underpaymentWindowEnd(row.flags, provider.options.underpayment.waitMinutes),
         },
         provider.options.reconcile,

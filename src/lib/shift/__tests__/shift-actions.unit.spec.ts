@@ -63,6 +63,19 @@ describe("planShiftActions", () => {
     expect(plan({}, { status: "settled", type: "variable", settleAmount: "50.5" }).flags).toMatchObject({ overpaid: null })
   })
 
+  it("gives back what settles above the amount due once captured, and again whenever more arrives (overpayment: refund)", () => {
+    const refunding = { refunds_excess: true, authorized_at: new Date() }
+    const settled = (amount: string) => ({ status: "settled", type: "variable", settleAmount: amount })
+    expect(plan(refunding, settled("60"))).toMatchObject({ capture: true, refundExcess: true })
+    expect(plan({ ...refunding, captured_at: new Date(), flags: { excess_refunded: "10" } }, settled("60")).refundExcess).toBe(false)
+    // The shopper paid the address again: 15 more settled.
+    expect(plan({ ...refunding, captured_at: new Date(), flags: { excess_refunded: "10" } }, settled("75")).refundExcess).toBe(true)
+    expect(plan({ ...refunding, captured_at: new Date() }, { status: "multiple", type: "variable", deposits: [{ status: "settled" }, { status: "processing" }] }).refundExcess).toBe(false)
+    // Kept by default; owed back whole when the order was canceled.
+    expect(plan({ authorized_at: new Date() }, settled("60")).refundExcess).toBe(false)
+    expect(plan({ ...refunding, refund_owed: "60" }, settled("60")).refundExcess).toBe(false)
+  })
+
   it("never places or captures money an admin is already giving back through a refund shift", () => {
     const held = { flags: { held_refund: "csshift_refund" } }
     expect(plan(held, { status: "processing", type: "variable", settleAmount: "50" })).toMatchObject({ authorize: false, capture: false })
@@ -154,6 +167,7 @@ describe("nextSyncAt", () => {
     waitingSeconds: 30,
     freshWaitingMinutes: 15,
     reviewSeconds: 300,
+    openAddressSeconds: 3600,
     refundSeconds: 60,
     maxBackoffSeconds: 600,
     concurrency: 8,
@@ -208,6 +222,19 @@ describe("nextSyncAt", () => {
     expect(after({ ...base, status: "expired", terminal: true, expiresAt: expiredAgo(5) })).toBe(300)
     expect(after({ ...base, status: "expired", terminal: true, expiresAt: expiredAgo(61) })).toBeNull()
     expect(after({ ...base, status: "expired", terminal: true })).toBeNull()
+  })
+
+  it("watches a finished variable payment's address until it expires, for a deposit sent to it again", () => {
+    const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000)
+    const over = { ...base, terminal: true, kind: "payment", type: "variable" }
+    expect(after({ ...over, status: "settled", expiresAt: inDays(6) })).toBe(3600)
+    expect(after({ ...over, status: "multiple", expiresAt: inDays(6) })).toBe(3600)
+    // An underpayment's wake-up comes first when sooner.
+    expect(after({ ...over, status: "settled", expiresAt: inDays(6), wakeAt: new Date(now.getTime() + 60_000) })).toBe(60)
+    expect(after({ ...over, status: "settled", expiresAt: inDays(-1) })).toBeNull()
+    // A fixed shift takes one deposit; a refund's shift is the store's own.
+    expect(after({ ...over, type: "fixed", status: "settled", expiresAt: inDays(6) })).toBeNull()
+    expect(after({ ...over, kind: "refund", status: "settled", expiresAt: inDays(6) })).toBeNull()
   })
 
   it("backs off exponentially after failures, up to the cap", () => {

@@ -1,6 +1,9 @@
 import { model } from "@medusajs/framework/utils"
 
-/** Everything a sync may do about a shift, once per shift; the names are the plan's, in snake case. */
+/**
+ * Everything a sync may do about a shift, once per shift (a repeatable one is planned again only when there
+ * is more to do); the names are the plan's, in snake case.
+ */
 export const SHIFT_ACTION_KINDS = [
   "authorize",
   "capture",
@@ -11,6 +14,7 @@ export const SHIFT_ACTION_KINDS = [
   "create_refund_shift",
   "credit_top_up",
   "settle_underpayment",
+  "refund_excess",
 ] as const
 export type ShiftActionKind = (typeof SHIFT_ACTION_KINDS)[number]
 

@@ -1,0 +1,29 @@
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { addDecimals, compareDecimals, subtractDecimals } from "../../lib/money"
+import { excessRefundId } from "../../lib/shift/refund-ids"
+import { recordRefund } from "../steps/record-refund"
+import type { ShiftAction } from "./shift-action"
+
+/**
+ * Gives back what a captured payment settled above the amount due (`overpayment: "refund"`): the
+ * overpayment at capture, then each deposit the shopper sends again to the variable address. Each part
+ * is one refund the ledger owes, made into a refund shift by the sync like any other; what was recorded
+ * already is counted from the ledger's refunds, so a repeat after a crash records nothing twice.
+ */
+export const refundExcess: ShiftAction = async (container, row, recorded) => {
+  const excess = recorded.decision?.excessAmount ?? "0"
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const firstId = excessRefundId(row.id)
+  const given = (await ledger.listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id }, { select: ["refund_id", "amount_due"] })).filter(
+    (refund) => refund.refund_id === firstId || refund.refund_id?.startsWith(`${firstId}_`)
+  )
+  const givenBack = addDecimals("0", ...given.map((refund) => refund.amount_due ?? "0"))
+  const owed = compareDecimals(excess, givenBack) > 0 ? subtractDecimals(excess, givenBack) : null
+  if (owed) {
+    await recordRefund(ledger, { refund_id: given.length ? `${firstId}_${given.length + 1}` : firstId, amount: owed, payment_id: row.payment_id, of: row })
+  }
+  return {
+    ledger: { flags: { ...(row.flags ?? {}), excess_refunded: owed ? excess : givenBack } },
+    ...(owed ? { history: "refund_excess" } : {}),
+  }
+}
