@@ -166,6 +166,27 @@ medusaIntegrationTestRunner({
       expect(await refundsOf()).toHaveLength(2)
     })
 
+    it("gives nothing back when a shopper whose shortfall the merchant accepted pays the rest to the same address later", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.refunding)
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin)
+      let order = await orderWithPayments(container, cart.id)
+      for (let tick = 0; tick < 5 && !order?.payments?.[0]?.captured_at; tick++) {
+        await reconcile(container)
+        order = await orderWithPayments(container, cart.id)
+      }
+      expect(order!.payments[0].captured_at).toBeTruthy()
+
+      const missing = new BigNumber(session.data.amount).minus(row.settle_amount!).toFixed()
+      await env.control.deposit(row.shift_id!, { amount: (await depositWorth(missing, "1")).toFixed() })
+      await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
+      await dayLater(container, row.id)
+      await reconcile(container)
+      const paid = await ledgerRow(container, { id: row.id })
+      expect(paid.status).toBe("multiple")
+      expect(paid.flags?.overpaid ?? null).toBeNull()
+      expect(await ledgerOf(container).listSwapShifts({ kind: "refund", payment_id: paid.payment_id })).toEqual([])
+    })
+
     it("says a late fixed-rate deposit is being sent back, and lets the shopper pay again in one action", async () => {
       const container = getContainer()
       const cart = await shop.createCart()

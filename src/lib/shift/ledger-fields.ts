@@ -52,7 +52,7 @@ export function ledgerFieldsFromShift(shift: Shift, row: {
   }
 }
 
-type RowKind = { kind?: "payment" | "refund" | "top_up" | null; amount_due: string | null; credit?: string | null }
+type RowKind = { kind?: "payment" | "refund" | "top_up" | null; amount_due: string | null; credit?: string | null; flags?: Record<string, unknown> | null }
 
 /**
  * What a shift's status means for the ledger row it belongs to. A refund shift pays the shopper's coin,
@@ -61,7 +61,10 @@ type RowKind = { kind?: "payment" | "refund" | "top_up" | null; amount_due: stri
  * nothing reached the shopper, and the refund is still owed.
  */
 export function decideShift(shift: ShiftLike, row: RowKind, options: CryptoSwapOptions): StatusDecision {
-  if (row.kind !== "refund") return decideStatus(shift, statusPolicy(options, row.amount_due ?? "0", row.credit))
+  if (row.kind !== "refund") {
+    const forgiven = typeof row.flags?.accepted_short === "string" ? row.flags.accepted_short : null
+    return decideStatus(shift, statusPolicy(options, row.amount_due ?? "0", row.credit, forgiven))
+  }
   const decision = decideStatus(shift, statusPolicy(options, "0"))
   if (decision.stage === "settled") return { ...decision, stage: "refunded" }
   return decision.stage === "refunded" ? { ...decision, stage: "refund" } : decision

@@ -1,6 +1,6 @@
 import type { StatusDecision } from "./status-map"
 import { underpaymentWindowEnd } from "./underpayment"
-import { compareDecimals } from "../money"
+import { compareDecimals, morePercent, subtractDecimals } from "../money"
 import type { CryptoSwapOptions } from "../options"
 
 /** The ledger columns that say what the plugin has already done about a shift. */
@@ -29,16 +29,19 @@ export type ShiftActionState = {
   last_viewed_at?: Date | string | null
   /** The provider's `variablePool.idleMinutes`: a waiting variable shift nobody looks at for this long is cancelled. */
   idle_minutes?: number
-  /** The provider gives money paid above the amount due back (`overpayment: "refund"`). */
-  refunds_excess?: boolean
+  /**
+   * The provider gives back money paid above the amount due beyond this tolerance (`overpayment: "refund"`
+   * and `overpaymentTolerancePercent`); null when it keeps it.
+   */
+  excess_refund_tolerance_percent?: string | null
 }
 
 /** What a provider's options tell the plan of each of its rows. */
-export function planSettings(options: Pick<CryptoSwapOptions, "underpayment" | "variablePool" | "overpayment">) {
+export function planSettings(options: Pick<CryptoSwapOptions, "underpayment" | "variablePool" | "overpayment" | "overpaymentTolerancePercent">) {
   return {
     underpayment_wait_minutes: options.underpayment.waitMinutes,
     idle_minutes: options.variablePool.idleMinutes,
-    refunds_excess: options.overpayment === "refund",
+    excess_refund_tolerance_percent: options.overpayment === "refund" ? options.overpaymentTolerancePercent : null,
   }
 }
 
@@ -212,6 +215,11 @@ export function planShiftActions(
     row.idle_minutes !== undefined && Boolean(lastSeen) && now.getTime() - new Date(lastSeen!).getTime() >= row.idle_minutes * 60_000
   const captures = payable && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured"
   const excessGivenBack = typeof row.flags?.excess_refunded === "string" ? row.flags.excess_refunded : "0"
+  // Each part given back is above the tolerance, like an overpayment: a smaller one costs more than it is worth.
+  const tolerance = row.excess_refund_tolerance_percent ?? null
+  const due = row.amount_due ?? "0"
+  const dust = tolerance === null ? null : subtractDecimals(morePercent(due, tolerance), due)
+  const excessOwed = dust !== null && compareDecimals(subtractDecimals(decision.excessAmount ?? "0", excessGivenBack), dust) > 0
   return {
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
     capture: captures && !row.captured_at,
@@ -228,7 +236,7 @@ export function planShiftActions(
       Boolean(decision.settledAmount) &&
       !row.authorized_at &&
       Boolean(windowEnd && windowEnd <= now),
-    refundExcess: captures && Boolean(row.refunds_excess) && compareDecimals(decision.excessAmount ?? "0", excessGivenBack) > 0,
+    refundExcess: captures && excessOwed,
     flags,
     events,
   }

@@ -33,6 +33,7 @@ export const STAGE_OF_STATUS: Record<string, PaymentStage> = {
 export type ShiftDepositLike = {
   status: string
   depositHash?: string | null
+  settleHash?: string | null
   settleAmount?: string | null
   issue?: string | null
 }
@@ -57,9 +58,11 @@ export type StatusPolicy = {
   overpaymentTolerancePercent: string
   /** What already counts toward the amount due besides this shift: settled top-ups, an accepted shortfall. */
   credit?: string | null
+  /** The part of the credit that is a shortfall the merchant accepted: no money, so never paid too much. */
+  forgiven?: string | null
 }
 
-export function statusPolicy(options: CryptoSwapOptions, amountDue: string, credit?: string | null): StatusPolicy {
+export function statusPolicy(options: CryptoSwapOptions, amountDue: string, credit?: string | null, forgiven?: string | null): StatusPolicy {
   return {
     authorizeOn: options.authorizeOn,
     placeOrder: options.placeOrder,
@@ -67,6 +70,7 @@ export function statusPolicy(options: CryptoSwapOptions, amountDue: string, cred
     underpaymentTolerancePercent: options.underpaymentTolerancePercent,
     overpaymentTolerancePercent: options.overpaymentTolerancePercent,
     credit,
+    forgiven,
   }
 }
 
@@ -86,19 +90,27 @@ export type StatusDecision = {
 const IN_FLIGHT_ORDER = ["pending", "review", "processing", "settling"]
 const REFUND_STATUSES = new Set(["refund", "refunding", "refunded"])
 
-/**
- * Reads `deposits[]` of a `multiple` shift. A re-sweep of an EVM deposit address repeats a deposit
- * (same hash, or flagged "duplicate"): it is one payment, not two.
- */
-function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: string; expectedAmount?: string } {
+/** The items whose key is unknown or not seen before in the list. */
+function firstOfEach<T>(items: T[], key: (item: T) => string | null | undefined): T[] {
   const seen = new Set<string>()
-  const deposits = (shift.deposits ?? []).filter((deposit) => {
-    if (deposit.issue === "duplicate") return false
-    if (!deposit.depositHash) return true
-    if (seen.has(deposit.depositHash)) return false
-    seen.add(deposit.depositHash)
+  return items.filter((item) => {
+    const value = key(item)
+    if (!value) return true
+    if (seen.has(value)) return false
+    seen.add(value)
     return true
   })
+}
+
+/**
+ * Reads `deposits[]` of a `multiple` shift. A re-sweep of an EVM deposit address repeats a deposit
+ * (same hash, flagged "duplicate", or the same settlement): it is one payment, not two.
+ */
+function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: string; expectedAmount?: string } {
+  const deposits = firstOfEach(
+    (shift.deposits ?? []).filter((deposit) => deposit.issue !== "duplicate"),
+    (deposit) => deposit.depositHash
+  )
   const valid = deposits.filter((deposit) => !REFUND_STATUSES.has(deposit.status))
   if (valid.length === 0) {
     const refunds = deposits.map((deposit) => deposit.status)
@@ -118,7 +130,9 @@ function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: st
     const known = valid.every((deposit) => deposit.settleAmount)
     return { status: earliest, ...(known ? { expectedAmount: addDecimals(...valid.map((deposit) => deposit.settleAmount!)) } : {}) }
   }
-  return { status: "settled", settledAmount: addDecimals(...valid.map((deposit) => deposit.settleAmount ?? "0")) }
+  // One payout is counted once: a re-sweep under a new hash may list the same settlement twice.
+  const paidOut = firstOfEach(valid, (deposit) => deposit.settleHash)
+  return { status: "settled", settledAmount: addDecimals(...paidOut.map((deposit) => deposit.settleAmount ?? "0")) }
 }
 
 function stageBeforePayment(policy: StatusPolicy): PaymentSessionStatus {
@@ -183,7 +197,8 @@ export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDeci
   else if (stage === "expired") session = PaymentSessionStatus.CANCELED
   else session = stageBeforePayment(policy)
 
-  const received = stage === "settled" ? covered : undefined
+  // Money received: an accepted shortfall covers the amount due but was never paid.
+  const received = stage === "settled" && covered ? (policy.forgiven ? subtractDecimals(covered, policy.forgiven) : covered) : undefined
   const excessAmount =
     received && compareDecimals(received, morePercent(policy.amountDue, policy.overpaymentTolerancePercent)) > 0
       ? subtractDecimals(received, policy.amountDue)

@@ -1,4 +1,5 @@
 import type { CryptoSwapOptions } from "../options"
+import { underpaymentWindowEnd } from "./underpayment"
 
 const IN_FLIGHT = new Set(["pending", "processing", "settling", "multiple"])
 const REFUND = new Set(["refund", "refunding"])
@@ -23,6 +24,8 @@ export function nextSyncAt(
     kind?: string | null
     /** A variable payment shift's address takes deposits until it expires, whatever its status. */
     type?: string | null
+    /** A `multiple` shift's deposits: it is read at the cadence of the busiest one still moving. */
+    deposits?: ReadonlyArray<{ status: string }> | null
     /**
      * When a decision about a shift that is over falls due (an underpayment's wait for a top-up ends).
      * Once past, the sync at that time made the decision or had none to make: it wakes the shift no more.
@@ -43,20 +46,65 @@ export function nextSyncAt(
     const watch = addressOpen(shift, now) ? new Date(now.getTime() + cadence.openAddressSeconds * 1000) : null
     return wake && watch ? (wake < watch ? wake : watch) : wake ?? watch
   }
+  const status = shift.status === "multiple" && shift.deposits?.length ? busiestDeposit(shift.deposits) : shift.status
   const freshlyWaiting = shift.status === "waiting" && shift.kind !== "refund" && shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() < cadence.freshWaitingMinutes * 60_000
-  const seconds = shift.actionPending || IN_FLIGHT.has(shift.status) || freshlyWaiting
+  const seconds = shift.actionPending || IN_FLIGHT.has(status) || freshlyWaiting
     ? cadence.inFlightSeconds
-    : shift.status === "review"
+    : status === "review"
       ? cadence.reviewSeconds
-      : REFUND.has(shift.status)
+      : REFUND.has(status)
         ? cadence.refundSeconds
         : cadence.waitingSeconds
   return new Date(now.getTime() + seconds * 1000)
 }
 
+/**
+ * The status of a `multiple` shift's deposit that needs the closest reading: money in flight, then one in
+ * review, then one being sent back (which may wait days for the shopper's refund address).
+ */
+function busiestDeposit(deposits: ReadonlyArray<{ status: string }>): string {
+  const statuses = deposits.map((deposit) => deposit.status)
+  return statuses.find((status) => IN_FLIGHT.has(status)) ?? (statuses.includes("review") ? "review" : statuses.find((status) => REFUND.has(status)) ?? "settled")
+}
+
 /** A payment's variable address still takes deposits: a shopper may pay it again after the payment is over. */
 function addressOpen(shift: { kind?: string | null; type?: string | null; status: string; expiresAt?: Date | string | null }, now: Date): boolean {
   return shift.kind === "payment" && shift.type === "variable" && shift.status !== "expired" && Boolean(shift.expiresAt) && new Date(shift.expiresAt!) > now
+}
+
+/** What the cadence reads of a ledger row, as recorded or about to be. */
+type CadenceRow = {
+  status: string
+  terminal: boolean
+  expires_at: Date | string | null
+  created_at: Date | string | null
+  kind: string | null
+  type: string | null
+  deposits: unknown
+  flags: Record<string, unknown> | null
+}
+
+/**
+ * When a ledger row should be read again with no failure to back off from. A settled underpayment is over
+ * at the service, but its wait for a top-up still ends in a decision (`underpayment.waitMinutes`).
+ */
+export function rowSyncAt(row: CadenceRow, options: Pick<CryptoSwapOptions, "reconcile" | "underpayment">, now: Date, actionPending = false): Date | null {
+  return nextSyncAt(
+    {
+      status: row.status,
+      terminal: row.terminal,
+      actionPending,
+      failures: 0,
+      expiresAt: row.expires_at,
+      createdAt: row.created_at,
+      kind: row.kind,
+      type: row.type,
+      deposits: Array.isArray(row.deposits) ? (row.deposits as Array<{ status: string }>) : null,
+      wakeAt: underpaymentWindowEnd(row.flags, options.underpayment.waitMinutes),
+    },
+    options.reconcile,
+    now
+  )
 }
 
 /** When to try again after `failures` failed reads or attempts at an action: exponential, capped. */

@@ -14,13 +14,17 @@ export const refundExcess: ShiftAction = async (container, row, recorded) => {
   const excess = recorded.decision?.excessAmount ?? "0"
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const firstId = excessRefundId(row.id)
-  const given = (await ledger.listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id }, { select: ["refund_id", "amount_due"] })).filter(
+  // By the captured payment, whichever of a hosted checkout's shifts the row followed when each was made.
+  const given = (await ledger.listSwapShifts({ kind: "refund", payment_id: row.payment_id }, { select: ["refund_id", "amount_due"] })).filter(
     (refund) => refund.refund_id === firstId || refund.refund_id?.startsWith(`${firstId}_`)
   )
   const givenBack = addDecimals("0", ...given.map((refund) => refund.amount_due ?? "0"))
   const owed = compareDecimals(excess, givenBack) > 0 ? subtractDecimals(excess, givenBack) : null
   if (owed) {
-    await recordRefund(ledger, { refund_id: given.length ? `${firstId}_${given.length + 1}` : firstId, amount: owed, payment_id: row.payment_id, of: row })
+    const refundId = given.length ? `${firstId}_${given.length + 1}` : firstId
+    if (!(await recordRefund(ledger, { refund_id: refundId, amount: owed, payment_id: row.payment_id, of: row }))) {
+      throw new Error(`Refund ${refundId} was recorded meanwhile: counted again at the next attempt`)
+    }
   }
   return {
     ledger: { flags: { ...(row.flags ?? {}), excess_refunded: owed ? excess : givenBack } },

@@ -2,8 +2,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
-import { nextSyncAt } from "../../lib/shift/sync-cadence"
-import { underpaymentWindowEnd } from "../../lib/shift/underpayment"
+import { rowSyncAt } from "../../lib/shift/sync-cadence"
 import { SHIFT_ACTIONS } from "../actions"
 import type { RecordedShift } from "./record-shift-observation"
 import type { ShiftActionOutcome } from "./run-shift-action"
@@ -30,22 +29,7 @@ export const finishShiftSyncStep = createStep(
       ? await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: planned, state: "pending" })
       : []
     const candidates = [
-      nextSyncAt(
-        {
-          status: row.status,
-          terminal: row.terminal,
-          actionPending: false,
-          failures: 0,
-          expiresAt: row.expires_at,
-          createdAt: row.created_at,
-          kind: row.kind,
-          type: row.type,
-          // A settled underpayment is over at the service, but its wait for a top-up still ends in a decision.
-          wakeAt: underpaymentWindowEnd(row.flags, options.underpayment.waitMinutes),
-        },
-        options.reconcile,
-        now
-      ),
+      rowSyncAt(row, options, now),
       ...pending.map((action) => (action.next_attempt_at ? new Date(action.next_attempt_at) : now)),
       ...(input.outcomes.some((outcome) => outcome?.reread) ? [now] : []),
     ].filter((at): at is Date => at !== null)

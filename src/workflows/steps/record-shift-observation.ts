@@ -6,8 +6,7 @@ import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
 import { hasPromptActions, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
-import { nextSyncAt } from "../../lib/shift/sync-cadence"
-import { underpaymentWindowEnd } from "../../lib/shift/underpayment"
+import { nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
@@ -131,19 +130,7 @@ export const recordShiftObservationStep = createStep(
       last_synced_at: now,
       sync_failures: 0,
       last_error: null,
-      next_sync_at: nextSyncAt(
-        {
-          status: shift.status,
-          terminal: fields.terminal,
-          actionPending,
-          failures: 0,
-          expiresAt: fields.expires_at,
-          createdAt: row.created_at, kind: row.kind, type: row.type,
-          wakeAt: underpaymentWindowEnd(plan.flags, options.underpayment.waitMinutes),
-        },
-        options.reconcile,
-        now
-      ),
+      next_sync_at: rowSyncAt({ ...row, ...fields, flags: plan.flags }, options, now, actionPending),
     })
     if (changed) {
       // The session's data follows its payment's own shift, never a top-up's.

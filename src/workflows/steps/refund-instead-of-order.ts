@@ -12,6 +12,13 @@ import type { LedgerShift } from "../actions/shift-action"
  * (by the capture, once the shift settles).
  */
 export async function refundInsteadOfOrder(container: MedusaContainer, row: LedgerShift, actorId: string): Promise<void> {
+  // Under the cart's lock, which Medusa's completion holds from its checks to the authorization: a completion
+  // under way ends first (its order is then refunded from the order), or starts after the mark and is refused.
+  if (!row.cart_id) return giveUpOrder(container, row, actorId)
+  return container.resolve(Modules.LOCKING).execute(row.cart_id, () => giveUpOrder(container, row, actorId), { timeout: 30 })
+}
+
+async function giveUpOrder(container: MedusaContainer, row: LedgerShift, actorId: string): Promise<void> {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const { payment, orderId } = await sessionPayment(container, row)
   if (row.kind !== "payment" || !row.paid_no_order_since || orderId) {

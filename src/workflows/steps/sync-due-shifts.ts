@@ -8,8 +8,7 @@ import { clientFor, providerRegistry, type RegisteredProvider } from "../../lib/
 import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
 import { goneSessions } from "../../lib/gone-sessions"
 import { hasActions, planSettings, planShiftActions } from "../../lib/shift/shift-actions"
-import { nextSyncAt } from "../../lib/shift/sync-cadence"
-import { underpaymentWindowEnd } from "../../lib/shift/underpayment"
+import { rowSyncAt } from "../../lib/shift/sync-cadence"
 import { SwapServiceError, type Shift, type ShiftDeposit } from "../../lib/swap-service"
 import { decideShift } from "../../lib/shift/ledger-fields"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
@@ -146,19 +145,7 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
       id: row.id,
       loaded_updated_at: new Date(row.updated_at),
       observed_at: new Date(observed.observed_at),
-      next_sync_at: nextSyncAt(
-        {
-          status: row.status,
-          terminal: row.terminal,
-          actionPending: false,
-          failures: 0,
-          expiresAt: row.expires_at,
-          createdAt: row.created_at, kind: row.kind, type: row.type,
-          wakeAt: underpaymentWindowEnd(row.flags, provider.options.underpayment.waitMinutes),
-        },
-        provider.options.reconcile,
-        new Date()
-      ),
+      next_sync_at: rowSyncAt(row, provider.options, new Date()),
     })
   })
   if (quiet.length) await recordQuietSyncs(container.resolve(ContainerRegistrationKeys.PG_CONNECTION), quiet, new Date())

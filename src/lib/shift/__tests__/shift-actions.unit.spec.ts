@@ -64,12 +64,14 @@ describe("planShiftActions", () => {
   })
 
   it("gives back what settles above the amount due once captured, and again whenever more arrives (overpayment: refund)", () => {
-    const refunding = { refunds_excess: true, authorized_at: new Date() }
+    const refunding = { excess_refund_tolerance_percent: "1", authorized_at: new Date() }
     const settled = (amount: string) => ({ status: "settled", type: "variable", settleAmount: amount })
     expect(plan(refunding, settled("60"))).toMatchObject({ capture: true, refundExcess: true })
     expect(plan({ ...refunding, captured_at: new Date(), flags: { excess_refunded: "10" } }, settled("60")).refundExcess).toBe(false)
     // The shopper paid the address again: 15 more settled.
     expect(plan({ ...refunding, captured_at: new Date(), flags: { excess_refunded: "10" } }, settled("75")).refundExcess).toBe(true)
+    // Dust above what was given back (within 1 % of the 50 due) is not worth a refund.
+    expect(plan({ ...refunding, captured_at: new Date(), flags: { excess_refunded: "10" } }, settled("60.5")).refundExcess).toBe(false)
     expect(plan({ ...refunding, captured_at: new Date() }, { status: "multiple", type: "variable", deposits: [{ status: "settled" }, { status: "processing" }] }).refundExcess).toBe(false)
     // Kept by default; owed back whole when the order was canceled.
     expect(plan({ authorized_at: new Date() }, settled("60")).refundExcess).toBe(false)
@@ -188,6 +190,15 @@ describe("nextSyncAt", () => {
     expect(after({ ...base, status: "waiting" })).toBe(30)
     expect(after({ ...base, status: "review" })).toBe(300)
     expect(after({ ...base, status: "refund" })).toBe(60)
+  })
+
+  it("reads a shift with several deposits at the cadence of the busiest one still moving", () => {
+    const multiple = (...statuses: string[]) => after({ ...base, status: "multiple", deposits: statuses.map((status) => ({ status })) })
+    expect(multiple("settled", "processing")).toBe(5)
+    expect(multiple("settled", "review")).toBe(300)
+    // An extra deposit the service sends back may wait days for the shopper's address: not read every 5 s.
+    expect(multiple("settled", "refund")).toBe(60)
+    expect(after({ ...base, status: "multiple" })).toBe(5)
   })
 
   it("reads a waiting shift at the in-flight cadence in its first minutes, when shoppers pay, then loosely", () => {

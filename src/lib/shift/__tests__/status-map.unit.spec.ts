@@ -100,6 +100,9 @@ describe("status map", () => {
       expect(decideStatus(short, policy({ credit: "59.99" }))).toMatchObject({ stage: "underpaid", session: ERROR })
       // Paid too much in all: the excess is what all of it brought above the amount due.
       expect(decideStatus(short, policy({ credit: "80" })).excessAmount).toBe("20")
+      // A shortfall the merchant accepted is no money: the rest paid later is not paid too much.
+      expect(decideStatus({ ...short, settleAmount: "50" }, policy({ credit: "60", forgiven: "60" })).excessAmount).toBeUndefined()
+      expect(decideStatus({ ...short, settleAmount: "150" }, policy({ credit: "60", forgiven: "60" })).excessAmount).toBe("50")
       // On its way, with the top-ups settled: authorized once the deposit is known to cover the rest.
       expect(decideStatus({ status: "processing", type: "variable", settleAmount: "40" }, policy({ credit: "60" })).session).toBe(AUTHORIZED)
     })
@@ -138,6 +141,13 @@ describe("status map", () => {
         ],
       }
       expect(decideStatus(shift, policy())).toMatchObject({ session: CAPTURED, settledAmount: "100" })
+      // A sweep under a new hash that lists the same payout is still one payment, not one paid twice.
+      const swept = [
+        { status: "settled", depositHash: "0xa", settleHash: "0xpay", settleAmount: "100" },
+        { status: "settled", depositHash: "0xd", settleHash: "0xpay", settleAmount: "100" },
+      ]
+      expect(decideStatus({ ...shift, deposits: swept }, policy())).toMatchObject({ settledAmount: "100" })
+      expect(decideStatus({ ...shift, deposits: swept }, policy()).excessAmount).toBeUndefined()
     })
 
     it("adds up a variable shift's deposits and waits for the slowest", () => {
