@@ -183,7 +183,12 @@ export function planShiftActions(
     flags.underpaid = null
     flags.underpaid_since = null
   }
-  if (decision.stage === "settled") flags.overpaid = decision.excessAmount ?? null
+  if (decision.stage === "settled") {
+    // More money after the capture: the shopper paid the variable address again (refunded or kept, the merchant hears of it).
+    const before = typeof row.flags?.overpaid === "string" ? row.flags.overpaid : "0"
+    if (row.captured_at && decision.excessAmount && compareDecimals(decision.excessAmount, before) > 0) events.push("crypto-swap.shift.paid_again")
+    flags.overpaid = decision.excessAmount ?? null
+  }
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true
 

@@ -73,6 +73,9 @@ describe("planShiftActions", () => {
     // Dust above what was given back (within 1 % of the 50 due) is not worth a refund.
     expect(plan({ ...refunding, captured_at: new Date(), flags: { excess_refunded: "10" } }, settled("60.5")).refundExcess).toBe(false)
     expect(plan({ ...refunding, captured_at: new Date() }, { status: "multiple", type: "variable", deposits: [{ status: "settled" }, { status: "processing" }] }).refundExcess).toBe(false)
+    // Announced whether given back or kept, once per increase.
+    expect(plan({ authorized_at: new Date(), captured_at: new Date(), flags: { overpaid: "10" } }, settled("75"), false).events).toEqual(["crypto-swap.shift.paid_again"])
+    expect(plan({ authorized_at: new Date(), captured_at: new Date(), flags: { overpaid: "25" } }, settled("75"), false).events).toEqual([])
     // Kept by default; owed back whole when the order was canceled.
     expect(plan({ authorized_at: new Date() }, settled("60")).refundExcess).toBe(false)
     expect(plan({ ...refunding, refund_owed: "60" }, settled("60")).refundExcess).toBe(false)
