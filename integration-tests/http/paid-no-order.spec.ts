@@ -161,6 +161,21 @@ medusaIntegrationTestRunner({
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
     })
 
+    it("lets the shopper start a new payment on the cart whose payment is refunded instead, and still owes the first one back", async () => {
+      const container = getContainer()
+      const { cart, shiftId, row } = await paidWhileSoldOut()
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, {}, admin)
+
+      // As the store tells them: "Please start a new payment".
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "LTC", deposit_network: "litecoin" })
+      expect(session.id).not.toBe(row.payment_session_id)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await reconcile(container)
+      const owed = await ledgerRow(container, { id: row.id })
+      expect(owed).toMatchObject({ status: "settled", refund_owed: owed.settle_amount, captured_at: null })
+      expect(owed.flags?.paid_without_session ?? null).toBeNull()
+    })
+
     it("lets the admin refund a paid shift instead of placing its order: the settled amount becomes owed and nothing retries", async () => {
       const container = getContainer()
       const { cart, shiftId } = await paidWhileSoldOut()

@@ -168,7 +168,8 @@ export function planShiftActions(
   // A session Medusa deleted can't be authorized or captured: money paid into its shift (the shopper
   // switched coins, then paid the old address) is flagged for the merchant to pay back instead.
   const payable = payment && !row.session_gone
-  const paidWithoutSession = payment && Boolean(row.session_gone) && PAID_STAGES.has(decision.stage)
+  // Not money given back to the shopper, who was told to start a new payment.
+  const paidWithoutSession = payment && Boolean(row.session_gone) && PAID_STAGES.has(decision.stage) && !givenBackToShopper(row)
   if (paidWithoutSession && !flags.paid_without_session) events.push("crypto-swap.shift.paid_without_session")
   flags.paid_without_session = paidWithoutSession ? decision.stage : null
 
@@ -218,7 +219,10 @@ export function planShiftActions(
     !row.order_id &&
     !row.authorized_at &&
     row.idle_minutes !== undefined && Boolean(lastSeen) && now.getTime() - new Date(lastSeen!).getTime() >= row.idle_minutes * 60_000
-  const captures = payable && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured"
+  // Money an admin refunds instead of placing its order is recorded owed when it settles (by the capture),
+  // even after the shopper moved on to a new payment.
+  const owedInstead = payment && Boolean(row.flags?.refund_instead)
+  const captures = (payable || owedInstead) && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured"
   const excessGivenBack = typeof row.flags?.excess_refunded === "string" ? row.flags.excess_refunded : "0"
   // Each part given back is above the tolerance, like an overpayment: a smaller one costs more than it is worth.
   const tolerance = row.excess_refund_tolerance_percent ?? null

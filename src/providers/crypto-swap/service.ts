@@ -160,11 +160,13 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
    * Asks nothing of the service, so a shopper can edit the cart or switch to another method while it is
    * down: the ledger follows the shift and reconciliation cancels it once its session is gone and the
    * service allows. Refused only when the store has already seen a deposit (the status the ledger mirrors
-   * into the data): deleting would let the cart change under a shopper whose money is on its way.
+   * into the data): deleting would let the cart change under a shopper whose money is on its way. Unless
+   * that money goes back to the shopper (`given_back`): the cart is theirs again, for a new payment.
    */
   async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
     if (!this.hasPayment(data)) return { data }
     const current = this.sessionData(data)
+    if (current.given_back) return { data }
     if (DEPOSIT_SEEN_STATUSES.has(current.status)) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,

@@ -133,6 +133,12 @@ describe("planShiftActions", () => {
     expect(plan({ session_gone: true }, { status: "expired" }).flags).toMatchObject({ paid_without_session: null })
   })
 
+  it("still records money refunded instead as owed once the shopper moved on to a new payment, never as paid without a session", () => {
+    const instead = plan({ session_gone: true, flags: { refund_instead: { by: "user_1" } } }, { status: "settled" })
+    expect(instead).toMatchObject({ authorize: false, capture: true, flags: { paid_without_session: null } })
+    expect(instead.events).not.toContain("crypto-swap.shift.paid_without_session")
+  })
+
   it("lists a hosted checkout's other paid shifts once each, for the merchant", () => {
     const twice = plan({ other_paid_shifts: ["btc"] }, { status: "settled" })
     expect(twice).toMatchObject({ capture: true, flags: { other_paid_shifts: ["btc"] } })

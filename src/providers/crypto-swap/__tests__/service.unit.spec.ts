@@ -425,6 +425,9 @@ describe("cancelPayment and deletePayment", () => {
     await deposit(data!.shift_id as string)
     const refused = await medusaError(service.deletePayment({ data: { ...data, status: "pending" } }))
     expect(refused.message).toMatch(/already on its way/)
+    // Money going back to the shopper frees the cart for a new payment.
+    const givenBack = { ...data, status: "settled", given_back: true }
+    expect(await service.deletePayment({ data: givenBack })).toEqual({ data: givenBack })
     const canceled = (await service.cancelPayment({ data })).data
     expect(canceled).toMatchObject({ status: "pending" })
     expect(canceled).not.toHaveProperty("refund_owed")
