@@ -4,6 +4,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
+import { waitFor } from "../helpers/wait-for"
 import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
@@ -213,7 +214,8 @@ medusaIntegrationTestRunner({
       expect((await ledgerRow(container, { shift_id: fresh.data.shift_id })).authorized_at).not.toBeNull()
     })
 
-    it("flags an order placed on a variable deposit that then settled short, and captures it once the merchant accepts the shortfall", async () => {
+    /** An order placed on a variable deposit that then settled at 45 of the 49.99 due (released from review at another rate). */
+    async function settledShortAfterOrder() {
       const container = getContainer()
       const { cart, session, shiftId } = await variablePayment()
       // What the page asked for: it covers the amount due at the rate of its arrival.
@@ -231,6 +233,11 @@ medusaIntegrationTestRunner({
       const row = await ledgerRow(container, { shift_id: shiftId })
       expect(row).toMatchObject({ status: "settled", captured_at: null, flags: expect.objectContaining({ underpaid: "45" }) })
       expect((await orderWithPayments(container, cart.id))!.payments[0].captured_at).toBeNull()
+      return { container, cart, session, placed: placed!, row }
+    }
+
+    it("flags an order placed on a variable deposit that then settled short, and captures it once the merchant accepts the shortfall", async () => {
+      const { container, cart, session, placed, row } = await settledShortAfterOrder()
 
       // Not left silently authorized: the merchant sees it, with its order.
       const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=short_after_order", admin)
@@ -242,6 +249,17 @@ medusaIntegrationTestRunner({
       expect(accepted.shift.flags).toMatchObject({ accepted_short: new BigNumber(session.data.amount).minus("45").toFixed() })
       await reconcile(container)
       expect((await orderWithPayments(container, cart.id))!.payments[0].captured_at).toBeTruthy()
+      expect((await api.get("/admin/crypto-swap/payments?attention=short_after_order", admin)).data.payments).toEqual([])
+    })
+
+    it("owes the money back when the merchant cancels an order placed on a deposit that then settled short", async () => {
+      const { container, placed, row } = await settledShortAfterOrder()
+      await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
+      const owed = await waitFor("the canceled order's money to be owed back", () => ledgerRow(container, { id: row.id }), (found) => Boolean(found.refund_owed))
+      expect(owed).toMatchObject({ refund_owed: "45", captured_at: null })
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.refund_owed).toEqual([expect.objectContaining({ id: row.id, refund_owed: "45" })])
+      expect(status.underpaid).toEqual([])
       expect((await api.get("/admin/crypto-swap/payments?attention=short_after_order", admin)).data.payments).toEqual([])
     })
 

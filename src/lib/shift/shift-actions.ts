@@ -17,6 +17,8 @@ export type ShiftActionState = {
   refund_owed?: string | null
   /** Medusa deleted or canceled the payment session: the shopper moved on (another coin, another method). */
   session_gone?: boolean
+  /** Medusa canceled the payment of the order placed on this shift: the order was canceled. */
+  payment_canceled?: boolean
   /** A hosted checkout's payment now follows another of its shifts (the payer switched coins). */
   shift_switched?: boolean
   /** The checkout's other shifts the service has seen a deposit for (see governingShift). */
@@ -223,6 +225,10 @@ export function planShiftActions(
   // even after the shopper moved on to a new payment.
   const owedInstead = payment && Boolean(row.flags?.refund_instead)
   const captures = (payable || owedInstead) && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured"
+  // An order placed on money that then settled short, canceled since: what settled is owed back, recorded by
+  // the capture, which finds the payment canceled.
+  const owedAfterCancel =
+    payment && Boolean(row.payment_canceled && row.authorized_at) && !row.refund_owed && decision.stage === "underpaid" && Boolean(decision.settledAmount)
   const excessGivenBack = typeof row.flags?.excess_refunded === "string" ? row.flags.excess_refunded : "0"
   // Each part given back is above the tolerance, like an overpayment: a smaller one costs more than it is worth.
   const tolerance = row.excess_refund_tolerance_percent ?? null
@@ -231,7 +237,7 @@ export function planShiftActions(
   const excessOwed = dust !== null && compareDecimals(subtractDecimals(decision.excessAmount ?? "0", excessGivenBack), dust) > 0
   return {
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
-    capture: captures && !row.captured_at,
+    capture: (captures || owedAfterCancel) && !row.captured_at,
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
     cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
     setRefundAddress,

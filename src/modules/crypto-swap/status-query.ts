@@ -102,6 +102,7 @@ export async function orderlessDeposits(knex: Knex) {
     deposits()
       .whereNull("s.captured_at")
       .whereNull("s.canceled_at")
+      .whereNull("s.refund_owed")
       .select("s.order_id", "s.amount_due", "s.currency_code", "s.credit", knex.raw("s.flags->>'underpaid' as underpaid"), knex.raw(`${flagSet("underpaid_held")} as held`))
       .whereRaw(`${hasFlag("underpaid")} and ${flagSet("underpaid")} and not ${flagSet("paid_without_session")} and not ${flagSet("accepted_short")}`)
       .whereNotExists((refund) =>

@@ -10,6 +10,7 @@ import { nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
+import { sessionPayment } from "../actions/session-payment"
 
 export type SyncSource = "create" | "poll" | "webhook" | "storefront" | "admin"
 
@@ -108,11 +109,17 @@ export const recordShiftObservationStep = createStep(
       row.kind === "payment" && row.payment_session_id
         ? (await goneSessions(container, [row.payment_session_id])).size > 0
         : false
+    // Read only for an order placed on money that settled short: a full payment's capture finds a cancel itself.
+    const paymentCanceled =
+      row.kind === "payment" && row.authorized_at && !row.captured_at && !row.refund_owed && decision.stage === "underpaid"
+        ? Boolean((await sessionPayment(container, row)).payment?.canceled_at)
+        : false
     const plan = planShiftActions(
       {
         ...row,
         refund_address: fields.refund_address,
         session_gone: sessionGone,
+        payment_canceled: paymentCanceled,
         shift_switched: switched,
         other_paid_shifts: observation.other_paid_shift_ids,
         ...planSettings(options),

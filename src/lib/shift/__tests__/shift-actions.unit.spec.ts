@@ -133,6 +133,15 @@ describe("planShiftActions", () => {
     expect(plan({ session_gone: true }, { status: "expired" }).flags).toMatchObject({ paid_without_session: null })
   })
 
+  it("records what settled short as owed once the order placed on it is canceled, by the capture", () => {
+    const short = { status: "settled", type: "variable", settleAmount: "45" }
+    expect(plan({ authorized_at: new Date() }, short).capture).toBe(false)
+    expect(plan({ authorized_at: new Date(), payment_canceled: true }, short).capture).toBe(true)
+    expect(plan({ authorized_at: new Date(), payment_canceled: true, refund_owed: "45" }, short).capture).toBe(false)
+    // Not before it settled: nothing is owed yet.
+    expect(plan({ authorized_at: new Date(), payment_canceled: true }, { status: "processing", type: "variable", settleAmount: "45" }).capture).toBe(false)
+  })
+
   it("still records money refunded instead as owed once the shopper moved on to a new payment, never as paid without a session", () => {
     const instead = plan({ session_gone: true, flags: { refund_instead: { by: "user_1" } } }, { status: "settled" })
     expect(instead).toMatchObject({ authorize: false, capture: true, flags: { paid_without_session: null } })
