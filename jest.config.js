@@ -8,6 +8,8 @@ const testMatch = {
   "integration:modules": ["**/integration-tests/modules/**/*.spec.[jt]s"],
   "integration:http": ["**/integration-tests/http/**/*.spec.[jt]s"],
   "integration:reliability": ["**/integration-tests/reliability/**/*.spec.[jt]s"],
+  // Both at once, as `npm test` runs them: files side by side, each on its own database.
+  "integration:http+reliability": ["**/integration-tests/http/**/*.spec.[jt]s", "**/integration-tests/reliability/**/*.spec.[jt]s"],
   // Benchmarks (`npm run bench`, bench/run.mjs): never part of the test suites.
   bench: ["**/bench/**/*.bench.[jt]s"],
 }[process.env.TEST_TYPE ?? "unit"]

@@ -5,11 +5,12 @@
 // shopper pays in the demo store) and the browser tests of its pages.
 // Along the way it type-checks the tests and runs every benchmark small (`npm run bench -- --quick`).
 //   node scripts/test.mjs [unit|integration|reliability|bench|demo|fuzz|all] [-- extra jest args]
-// (`reliability` runs only the reliability suite, which `integration` and `all` run after the HTTP one;
+// (`reliability` runs only the reliability suite, which `integration` and `all` run with the HTTP one;
 // `demo` runs the demo and the browser tests; `fuzz` (`npm run test:fuzz`) runs the property tests with a
 // fresh random seed and more runs: see integration-tests/helpers/property-runs.ts.)
 import { spawn, spawnSync } from "node:child_process"
 import { randomInt } from "node:crypto"
+import { availableParallelism } from "node:os"
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { CHROMIUM_PATH } from "./lib/chromium.mjs"
 import path from "node:path"
@@ -70,9 +71,17 @@ function runBeside(label, args) {
 const reportFile = (name, extension) => path.join(reports, `${++runs}-${name.replace(/[^\w-]+/g, "-")}.${extension}`)
 const JEST = path.join(root, "node_modules/jest/bin/jest.js")
 
-function jest(testType, args, env = {}) {
+/**
+ * Integration files side by side: each waits much of its time on its app, the sandbox and PostgreSQL, so
+ * two at once keep a 2-core machine busy. Each file has its own database, sandbox, ports and (for those
+ * that use Redis) Redis database; `TEST_WORKERS` sets the count (1 runs them one by one).
+ */
+const INTEGRATION_WORKERS = Math.max(1, Number(process.env.TEST_WORKERS ?? Math.min(2, availableParallelism())))
+
+function jest(testType, args, env = {}, workers = 1) {
   const report = reportFile(testType, "json")
-  return run(`jest ${testType} ${args.join(" ")}`, [JEST, "--runInBand", "--forceExit", "--json", `--outputFile=${report}`, ...args], {
+  const parallel = workers > 1 ? [`--maxWorkers=${workers}`] : ["--runInBand"]
+  return run(`jest ${testType} ${args.join(" ")}`, [JEST, ...parallel, "--forceExit", "--json", `--outputFile=${report}`, ...args], {
     TEST_TYPE: testType,
     NODE_OPTIONS: "--experimental-vm-modules",
     // The apps under test log their own requests at info level: keep the output to what matters.
@@ -108,13 +117,12 @@ if (what === "unit" || what === "all") {
 if (what === "integration" || what === "all") {
   await withPostgres({}, (env) => {
     if (!jest("integration:modules", rest, env)) failures.push("integration:modules")
-    if (!jest("integration:http", rest, env)) failures.push("integration:http")
-    if (!jest("integration:reliability", rest, env)) failures.push("integration:reliability")
+    if (!jest("integration:http+reliability", rest, env, INTEGRATION_WORKERS)) failures.push("integration:http+reliability")
   })
 }
 if (what === "reliability") {
   await withPostgres({}, (env) => {
-    if (!jest("integration:reliability", rest, env)) failures.push("integration:reliability")
+    if (!jest("integration:reliability", rest, env, INTEGRATION_WORKERS)) failures.push("integration:reliability")
   })
 }
 if (what === "fuzz") {
