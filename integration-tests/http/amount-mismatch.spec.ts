@@ -263,6 +263,22 @@ medusaIntegrationTestRunner({
       expect((await api.get("/admin/crypto-swap/payments?attention=short_after_order", admin)).data.payments).toEqual([])
     })
 
+    it("owes it back even when the service can't be read as the order is canceled: the payment's Sync finds the cancel", async () => {
+      const { container, cart, placed, row } = await settledShortAfterOrder()
+      await env.control.addFault({ method: "GET", path: "/v2/shifts/*", status: 503, body: JSON.stringify({ error: { message: "Service unavailable" } }) })
+      try {
+        await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
+        // Medusa's cancel of the payment went through although the service could not be asked.
+        expect((await orderWithPayments(container, cart.id))!.payments[0].canceled_at).toBeTruthy()
+        await waitFor("the cancel's sync to fail on the read", () => ledgerRow(container, { id: row.id }), (found) => found.sync_failures > 0)
+      } finally {
+        await env.control.clearFaults()
+      }
+      expect((await ledgerRow(container, { id: row.id })).refund_owed).toBeNull()
+      const { data } = await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
+      expect(data.shift).toMatchObject({ refund_owed: "45", captured_at: null })
+    })
+
     /** A variable payment that settled at `factor` of the amount due: underpaid, no order. */
     async function settledShort(providerId: string, refund?: Record<string, string>) {
       const container = getContainer()

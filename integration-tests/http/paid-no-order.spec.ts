@@ -166,13 +166,21 @@ medusaIntegrationTestRunner({
       const { cart, shiftId, row } = await paidWhileSoldOut()
       await api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, {}, admin)
 
-      // As the store tells them: "Please start a new payment".
+      // As the store tells them: "Please start a new payment", and it places the order once stock is back.
       const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "LTC", deposit_network: "litecoin" })
       expect(session.id).not.toBe(row.payment_session_id)
+      await setStock(container, store.inventoryItemId!, 1)
+      await env.control.deposit(session.data.shift_id)
+      await env.control.setStatus(session.data.shift_id, "processing")
+      await reconcile(container)
+      const order = await orderWithPayments(container, cart.id)
+      expect(order?.payments.map((payment: any) => payment.payment_session_id)).toEqual([session.id])
+
+      // The first payment settles: owed back, and never taken for the new payment's order.
       await env.control.walk(shiftId, ["settling", "settled"])
       await reconcile(container)
       const owed = await ledgerRow(container, { id: row.id })
-      expect(owed).toMatchObject({ status: "settled", refund_owed: owed.settle_amount, captured_at: null })
+      expect(owed).toMatchObject({ status: "settled", refund_owed: owed.settle_amount, captured_at: null, order_id: null })
       expect(owed.flags?.paid_without_session ?? null).toBeNull()
     })
 

@@ -6,17 +6,20 @@ import { syncShiftWorkflow } from "../workflows/sync-shift"
 /**
  * An order canceled while its crypto payment was authorized, not captured: its shift is synced now, so
  * money that already settled short of the amount due is recorded as owed back (a full payment's capture
- * finds the cancel when its shift settles). A failure is logged; a re-sync from the admin does the same.
+ * finds the cancel when its shift settles). A failure is logged; the payment's Sync in the admin, or its next
+ * scheduled read, does the same.
  */
 export default async function cryptoSwapOrderCanceledHandler({ event, container }: SubscriberArgs<{ id: string }>) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const rows = await ledger.listSwapShifts({ kind: "payment", order_id: event.data.id, captured_at: null, refund_owed: null }, { select: ["id"] })
   for (const row of rows) {
-    const { errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "admin" }, throwOnError: false })
-    if (errors?.length) {
+    const { result, errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "admin" }, throwOnError: false })
+    // A failed read ends the sync without an error of the workflow's: said too, it left the same gap.
+    const failure = errors?.[0]?.error?.message ?? result?.recorded?.error
+    if (failure) {
       container
         .resolve(ContainerRegistrationKeys.LOGGER)
-        .warn(`crypto-swap: payment ${row.id} of canceled order ${event.data.id} not synced (re-sync it from the admin): ${errors[0].error?.message}`)
+        .warn(`crypto-swap: payment ${row.id} of canceled order ${event.data.id} not synced (press Sync on it in the admin): ${failure}`)
     }
   }
 }

@@ -36,6 +36,8 @@ type LedgerRowView = {
   amount_due?: string | null
   currency_code?: string | null
   credit?: string | null
+  /** Settled money owed back instead of captured (its order was canceled): nothing more to pay. */
+  refund_owed?: string | null
   flags: Record<string, unknown> | null
   /** `deposits[]` of a `multiple` shift, as the service gave them. */
   deposits?: unknown
@@ -91,7 +93,8 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
       // Only a fixed-rate shift can be requoted; a checkout or variable payment starts over from the cart.
       return text(row.type === "fixed" ? "view.next.expired_requote" : "view.next.expired_restart")
     case "underpaid": {
-      if (row.flags?.held_refund) {
+      // Being given back (held for a refund, or its order canceled): nothing more to pay.
+      if (row.flags?.held_refund || row.refund_owed) {
         return row.refund_address ? text("view.next.held_refunding") : text("view.next.held_refund_address", where)
       }
       if (row.kind === "top_up") return text("view.next.top_up_short")
@@ -125,7 +128,7 @@ function missingOf(row: LedgerRowView): { amount: string; currency_code: string;
     currency_code: row.currency_code,
     deposit_about: row.rate ? depositFor(amount, row.rate, 8) : null,
     // Once the deposit is confirmed, until the wait for the rest is over or the store decided (refund, hold, accept).
-    can_top_up: underpaymentUndecided(row.flags) && CONFIRMED_OR_SETTLED.has(row.status),
+    can_top_up: underpaymentUndecided(row.flags) && !row.refund_owed && CONFIRMED_OR_SETTLED.has(row.status),
   }
 }
 

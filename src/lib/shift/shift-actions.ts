@@ -38,6 +38,17 @@ export type ShiftActionState = {
   excess_refund_tolerance_percent?: string | null
 }
 
+/**
+ * An order placed on money that then settled short, neither captured nor given back: it waits on the
+ * merchant (accept the shortfall, or cancel the order), which only Medusa's side of the payment shows.
+ */
+export function awaitsOrderDecision(
+  row: Pick<ShiftActionState, "kind" | "authorized_at" | "captured_at" | "refund_owed">,
+  decision: Pick<StatusDecision, "stage">
+): boolean {
+  return row.kind === "payment" && Boolean(row.authorized_at) && !row.captured_at && !row.refund_owed && decision.stage === "underpaid"
+}
+
 /** What a provider's options tell the plan of each of its rows. */
 export function planSettings(options: Pick<CryptoSwapOptions, "underpayment" | "variablePool" | "overpayment" | "overpaymentTolerancePercent">) {
   return {

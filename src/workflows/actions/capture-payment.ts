@@ -4,13 +4,14 @@ import { processSyncedPayment } from "./process-payment"
 import { mirrorCredit } from "../steps/payment-credit"
 
 /**
- * The shift settled: capture. A payment Medusa canceled meanwhile (the order was canceled while the
+ * The shift settled: capture. A payment Medusa canceled meanwhile, or whose order was canceled (while the
  * deposit was on its way), or a shift an admin chose to refund rather than place its order, is never
  * captured: the settled amount is recorded as owed to the shopper.
  */
 export const capturePayment: ShiftAction = async (container, row, recorded) => {
   const before = await sessionPayment(container, row)
-  if ((before.payment?.canceled_at && !before.payment.captured_at) || (row.flags?.refund_instead && !before.payment?.captured_at)) {
+  const canceled = Boolean(before.payment?.canceled_at || before.orderCanceled || row.flags?.refund_instead)
+  if (canceled && !before.payment?.captured_at) {
     return {
       ledger: { ...before.links, refund_owed: recorded.decision?.settledAmount ?? row.settle_amount },
       history: "refund_owed",

@@ -2,7 +2,10 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { LedgerShift } from "./shift-action"
 
-/** Medusa's side of a payment shift: its session's payment and the cart's order, as they are now. */
+/**
+ * Medusa's side of a payment shift: its session's payment and the cart's order, as they are now, and
+ * whether that order was canceled (Medusa may leave the payment of a canceled order uncanceled).
+ */
 export async function sessionPayment(container: MedusaContainer, row: LedgerShift) {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const {
@@ -13,14 +16,20 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
     filters: { id: row.payment_session_id! },
   })
   let orderId = row.order_id
-  if (!orderId && row.cart_id) {
+  // The cart's order is this payment's only while its session lives: a shopper who started a new payment
+  // (this one given back) may have placed the order with that one.
+  if (!orderId && row.cart_id && session) {
     const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: row.cart_id } })
     orderId = links[0]?.order_id ?? null
   }
+  const {
+    data: [order],
+  } = orderId ? await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } }) : { data: [] }
   const payment = session?.payment ?? null
   return {
     payment: payment as { id: string; captured_at: Date | string | null; canceled_at: Date | string | null } | null,
     orderId,
+    orderCanceled: order?.status === "canceled",
     /** Ledger columns that link the row to what Medusa made of it. */
     links: { ...(orderId && !row.order_id ? { order_id: orderId } : {}), ...(payment?.id && !row.payment_id ? { payment_id: payment.id } : {}) },
   }

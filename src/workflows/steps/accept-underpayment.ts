@@ -20,7 +20,7 @@ export const acceptUnderpaymentStep = createStep(
     const decision = decideLedgerRow(row, options)
     const flags = row.flags ?? {}
     const shortfall = stillMissing(row, decision.settledAmount)
-    if (row.kind !== "payment" || decision.stage !== "underpaid" || !shortfall || row.captured_at || flags.held_refund || flags.refund_instead || flags.accepted_short) {
+    if (row.kind !== "payment" || decision.stage !== "underpaid" || !shortfall || row.captured_at || row.refund_owed || flags.held_refund || flags.refund_instead || flags.accepted_short) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "Only a payment that settled short of the amount due, and that is not being refunded, can be accepted as paid."

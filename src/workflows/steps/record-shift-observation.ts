@@ -5,7 +5,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
-import { hasPromptActions, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
+import { awaitsOrderDecision, hasPromptActions, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
 import { nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
@@ -110,10 +110,8 @@ export const recordShiftObservationStep = createStep(
         ? (await goneSessions(container, [row.payment_session_id])).size > 0
         : false
     // Read only for an order placed on money that settled short: a full payment's capture finds a cancel itself.
-    const paymentCanceled =
-      row.kind === "payment" && row.authorized_at && !row.captured_at && !row.refund_owed && decision.stage === "underpaid"
-        ? Boolean((await sessionPayment(container, row)).payment?.canceled_at)
-        : false
+    const medusaSide = awaitsOrderDecision(row, decision) ? await sessionPayment(container, row) : undefined
+    const paymentCanceled = Boolean(medusaSide && (medusaSide.payment?.canceled_at || medusaSide.orderCanceled))
     const plan = planShiftActions(
       {
         ...row,

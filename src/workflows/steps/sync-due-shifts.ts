@@ -7,7 +7,7 @@ import { recordQuietSyncs, type QuietSync } from "../../modules/crypto-swap/quie
 import { clientFor, providerRegistry, type RegisteredProvider } from "../../lib/provider-registry"
 import { mapConcurrently, RequestBudget } from "../../lib/concurrency"
 import { goneSessions } from "../../lib/gone-sessions"
-import { hasActions, planSettings, planShiftActions } from "../../lib/shift/shift-actions"
+import { awaitsOrderDecision, hasActions, planSettings, planShiftActions } from "../../lib/shift/shift-actions"
 import { rowSyncAt } from "../../lib/shift/sync-cadence"
 import { SwapServiceError, type Shift, type ShiftDeposit } from "../../lib/swap-service"
 import { decideShift } from "../../lib/shift/ledger-fields"
@@ -73,6 +73,8 @@ function unchanged(row: DueShift & { session_gone: boolean }, shift: Shift, prov
   // The service learnt a refund address (the shopper gave it on the service's own page): recorded by a full sync.
   if (row.kind !== "refund" && shift.refundAddress && shift.refundAddress !== row.refund_address) return false
   const decision = decideShift(shift, row, provider.options)
+  // Its order's cancel shows only in Medusa, read by the full sync.
+  if (awaitsOrderDecision(row, decision)) return false
   const plan = planShiftActions({ ...row, ...planSettings(provider.options) }, shift, decision, false)
   return !hasActions(plan)
 }

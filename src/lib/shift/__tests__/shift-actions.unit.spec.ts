@@ -1,5 +1,5 @@
 import { decideStatus, type StatusPolicy } from "../status-map"
-import { hasActions, hasPromptActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
+import { awaitsOrderDecision, hasActions, hasPromptActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
 import { nextSyncAt, retryAt } from "../sync-cadence"
 import { freshPayment } from "./ledger-row-fixture"
 
@@ -131,6 +131,14 @@ describe("planShiftActions", () => {
     const again = plan({ session_gone: true, flags: paid.flags }, { status: "settled" }, false)
     expect(again.events).toEqual([])
     expect(plan({ session_gone: true }, { status: "expired" }).flags).toMatchObject({ paid_without_session: null })
+  })
+
+  it("knows an order placed on money that settled short waits on the merchant, until captured or owed back", () => {
+    const short = decideStatus({ status: "settled", type: "variable", settleAmount: "45" }, policy)
+    expect(awaitsOrderDecision({ ...fresh, authorized_at: new Date() }, short)).toBe(true)
+    expect(awaitsOrderDecision({ ...fresh }, short)).toBe(false)
+    expect(awaitsOrderDecision({ ...fresh, authorized_at: new Date(), refund_owed: "45" }, short)).toBe(false)
+    expect(awaitsOrderDecision({ ...fresh, authorized_at: new Date() }, decideStatus({ status: "settled", type: "variable", settleAmount: "50" }, policy))).toBe(false)
   })
 
   it("records what settled short as owed once the order placed on it is canceled, by the capture", () => {

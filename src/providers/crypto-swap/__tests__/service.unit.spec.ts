@@ -434,6 +434,15 @@ describe("cancelPayment and deletePayment", () => {
     expect(canceled).not.toHaveProperty("canceled_at")
   })
 
+  it("cancelPayment never fails on the service's account: a deposit the data shows is not read, a shift it can't read is left to expire", async () => {
+    const service = provider()
+    const { data } = await initiate(service, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+    await control("POST", "/sandbox/faults", { path: "/v2/shifts/*", status: 503 })
+    const seen = { ...data, status: "settled" }
+    expect(await service.cancelPayment({ data: seen })).toEqual({ data: seen })
+    expect((await service.cancelPayment({ data })).data).toMatchObject({ status: "waiting", cancel_requested_at: expect.any(String) })
+  })
+
   it("are no-ops for a session that never got a shift", async () => {
     expect(await provider().deletePayment({ data: { session_id: "x" } })).toEqual({ data: { session_id: "x" } })
   })
