@@ -253,10 +253,13 @@ medusaIntegrationTestRunner({
     })
 
     it("owes the money back when the merchant cancels an order placed on a deposit that then settled short", async () => {
-      const { container, placed, row } = await settledShortAfterOrder()
+      const { container, cart, session, placed, row } = await settledShortAfterOrder()
+      // An order holds the payment: the shopper is not offered a top-up the store would refuse.
+      expect((await view(session.id, cart.id)).missing).toMatchObject({ can_top_up: false })
       await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
       const owed = await waitFor("the canceled order's money to be owed back", () => ledgerRow(container, { id: row.id }), (found) => Boolean(found.refund_owed))
       expect(owed).toMatchObject({ refund_owed: "45", captured_at: null })
+      expect((await view(session.id, cart.id)).next_step).toBe("This payment no longer pays an order: the store will refund what you sent.")
       const { data: status } = await api.get("/admin/crypto-swap/status", admin)
       expect(status.refund_owed).toEqual([expect.objectContaining({ id: row.id, refund_owed: "45" })])
       expect(status.underpaid).toEqual([])

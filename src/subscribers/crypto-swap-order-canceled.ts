@@ -6,8 +6,8 @@ import { syncShiftWorkflow } from "../workflows/sync-shift"
 /**
  * An order canceled while its crypto payment was authorized, not captured: its shift is synced now, so
  * money that already settled short of the amount due is recorded as owed back (a full payment's capture
- * finds the cancel when its shift settles). A failure is logged; the payment's Sync in the admin, or its next
- * scheduled read, does the same.
+ * finds the cancel when its shift settles). A failure is logged; the payment's Sync in the admin does the
+ * same, as do its hourly reads while its address is open.
  */
 export default async function cryptoSwapOrderCanceledHandler({ event, container }: SubscriberArgs<{ id: string }>) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)

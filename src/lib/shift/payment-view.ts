@@ -1,6 +1,6 @@
 import type { PaymentStage } from "./status-map"
 import { addDecimals, depositFor } from "../money"
-import { missingAmount, underpaymentUndecided } from "./underpayment"
+import { missingAmount, paymentClosed, underpaymentUndecided } from "./underpayment"
 import { isEvmNetwork } from "../chain-networks"
 import { depositToken } from "../deposit-token"
 import { explorerTxUrl } from "../explorers"
@@ -38,6 +38,10 @@ type LedgerRowView = {
   credit?: string | null
   /** Settled money owed back instead of captured (its order was canceled): nothing more to pay. */
   refund_owed?: string | null
+  /** What the plugin did with the payment: one placed, captured or canceled takes no top-up. */
+  authorized_at?: Date | string | null
+  captured_at?: Date | string | null
+  canceled_at?: Date | string | null
   flags: Record<string, unknown> | null
   /** `deposits[]` of a `multiple` shift, as the service gave them. */
   deposits?: unknown
@@ -71,6 +75,15 @@ function sendStep(row: LedgerRowView): ShopperText {
     : text(`view.next.send_range${memo}`, range)
 }
 
+/**
+ * Money no order holds: being refunded through a refund shift (which needs the shopper's address), or owed
+ * back (its order canceled, or refunded instead of placed) until the store makes that refund.
+ */
+function givenBackStep(row: LedgerRowView, where: { coin: string; network: string }): ShopperText {
+  if (!row.flags?.held_refund) return text("view.next.refund_owed")
+  return row.refund_address ? text("view.next.held_refunding") : text("view.next.held_refund_address", where)
+}
+
 function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
   const where = { coin: row.deposit_coin ?? "", network: row.deposit_network ?? "" }
   switch (stage) {
@@ -82,7 +95,7 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
     case "unknown":
       return text("view.next.wait")
     case "settled":
-      return text("view.next.settled")
+      return row.refund_owed ? givenBackStep(row, where) : text("view.next.settled")
     case "review":
       return text("view.next.review")
     case "refund":
@@ -93,10 +106,7 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
       // Only a fixed-rate shift can be requoted; a checkout or variable payment starts over from the cart.
       return text(row.type === "fixed" ? "view.next.expired_requote" : "view.next.expired_restart")
     case "underpaid": {
-      // Being given back (held for a refund, or its order canceled): nothing more to pay.
-      if (row.flags?.held_refund || row.refund_owed) {
-        return row.refund_address ? text("view.next.held_refunding") : text("view.next.held_refund_address", where)
-      }
+      if (row.flags?.held_refund || row.refund_owed) return givenBackStep(row, where)
       if (row.kind === "top_up") return text("view.next.top_up_short")
       const missing = missingOf(row)
       if (missing && underpaymentUndecided(row.flags) && !missing.can_top_up) return text("view.next.top_up_later")
@@ -128,7 +138,11 @@ function missingOf(row: LedgerRowView): { amount: string; currency_code: string;
     currency_code: row.currency_code,
     deposit_about: row.rate ? depositFor(amount, row.rate, 8) : null,
     // Once the deposit is confirmed, until the wait for the rest is over or the store decided (refund, hold, accept).
-    can_top_up: underpaymentUndecided(row.flags) && !row.refund_owed && CONFIRMED_OR_SETTLED.has(row.status),
+    // As the top-up route decides: never for a payment that takes no more money (an order placed, money going back).
+    can_top_up:
+      underpaymentUndecided(row.flags) &&
+      !paymentClosed({ ...row, authorized_at: row.authorized_at ?? null, captured_at: row.captured_at ?? null, canceled_at: row.canceled_at ?? null }) &&
+      CONFIRMED_OR_SETTLED.has(row.status),
   }
 }
 

@@ -29,7 +29,7 @@ async function giveUpOrder(container: MedusaContainer, row: LedgerShift, actorId
         : "Only a paid crypto payment whose order could not be placed can be refunded instead of placing its order."
     )
   }
-  // Canceled first: a cancel the service can't confirm now leaves the payment as it was, retryable.
+  // Canceled first: a cancel that fails leaves the payment as it was, and nothing marked: retryable.
   if (payment?.id && !payment.canceled_at && !payment.captured_at) await container.resolve(Modules.PAYMENT).cancelPayment(payment.id)
   await markSessionGivenBack(container, row)
 

@@ -34,6 +34,7 @@ export const de: Messages = {
   "view.next.refunded": "Sie müssen nichts tun: Die Erstattung wurde an Ihre Erstattungsadresse gesendet.",
   "view.next.expired_requote": "Fordern Sie ein neues Angebot an, um erneut zu bezahlen. Senden Sie kein Geld an die alte Adresse.",
   "view.next.expired_restart": "Starten Sie eine neue Zahlung aus Ihrem Warenkorb. Senden Sie kein Geld an die alte Adresse.",
+  "view.next.refund_owed": "Diese Zahlung bezahlt keine Bestellung mehr: Der Shop erstattet Ihnen, was Sie gesendet haben.",
   "view.next.held_refunding": "Sie müssen nichts tun: Ihr gesendeter Betrag wird an Ihre Erstattungsadresse zurückgezahlt.",
   "view.next.held_refund_address": "Ihr gesendeter Betrag wird erstattet: Geben Sie eine {coin}-Adresse im Netzwerk {network} ein, um ihn zu erhalten.",
   "view.next.top_up_short": "Es ist weniger als der Restbetrag eingegangen: Sobald er abgewickelt ist, zahlen Sie den noch fehlenden Betrag mit einer weiteren Nachzahlung.",

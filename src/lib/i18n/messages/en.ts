@@ -36,6 +36,7 @@ export const en = {
   "view.next.refunded": "Nothing to do: the refund was sent to your refund address.",
   "view.next.expired_requote": "Request a new quote to pay again. Do not send funds to the old address.",
   "view.next.expired_restart": "Start a new payment from your cart. Do not send funds to the old address.",
+  "view.next.refund_owed": "This payment no longer pays an order: the store will refund what you sent.",
   "view.next.held_refunding": "Nothing to do: what you sent is being refunded to your refund address.",
   "view.next.held_refund_address": "What you sent is being refunded: enter a {coin} address on {network} to receive it.",
   "view.next.top_up_short": "Less than the rest arrived: once it has settled, pay what is still missing with another top-up.",

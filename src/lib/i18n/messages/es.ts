@@ -34,6 +34,7 @@ export const es: Messages = {
   "view.next.refunded": "No tiene que hacer nada: el reembolso se envió a su dirección de reembolso.",
   "view.next.expired_requote": "Solicite una nueva cotización para volver a pagar. No envíe fondos a la dirección anterior.",
   "view.next.expired_restart": "Inicie un nuevo pago desde su carrito. No envíe fondos a la dirección anterior.",
+  "view.next.refund_owed": "Este pago ya no paga ningún pedido: la tienda le reembolsará lo que envió.",
   "view.next.held_refunding": "No tiene que hacer nada: lo que envió se está reembolsando a su dirección de reembolso.",
   "view.next.held_refund_address": "Lo que envió se va a reembolsar: introduzca una dirección de {coin} en {network} para recibirlo.",
   "view.next.top_up_short": "Llegó menos del resto: cuando se haya liquidado, pague lo que aún falta con otro pago complementario.",

@@ -34,6 +34,7 @@ export const fr: Messages = {
   "view.next.refunded": "Rien à faire : le remboursement a été envoyé à votre adresse de remboursement.",
   "view.next.expired_requote": "Demandez un nouveau devis pour payer à nouveau. N’envoyez pas de fonds à l’ancienne adresse.",
   "view.next.expired_restart": "Lancez un nouveau paiement depuis votre panier. N’envoyez pas de fonds à l’ancienne adresse.",
+  "view.next.refund_owed": "Ce paiement ne règle plus aucune commande : la boutique vous remboursera ce que vous avez envoyé.",
   "view.next.held_refunding": "Rien à faire : ce que vous avez envoyé est remboursé à votre adresse de remboursement.",
   "view.next.held_refund_address": "Ce que vous avez envoyé va être remboursé : saisissez une adresse {coin} sur {network} pour le recevoir.",
   "view.next.top_up_short": "Le montant reçu est inférieur au reste : une fois réglé, payez ce qui manque encore avec un autre complément.",

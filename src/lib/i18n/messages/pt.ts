@@ -34,6 +34,7 @@ export const pt: Messages = {
   "view.next.refunded": "Nada a fazer: o reembolso foi enviado para o seu endereço de reembolso.",
   "view.next.expired_requote": "Solicite uma nova cotação para pagar novamente. Não envie fundos para o endereço antigo.",
   "view.next.expired_restart": "Inicie um novo pagamento a partir do seu carrinho. Não envie fundos para o endereço antigo.",
+  "view.next.refund_owed": "Este pagamento não paga mais nenhum pedido: a loja reembolsará o que você enviou.",
   "view.next.held_refunding": "Nada a fazer: o que você enviou está sendo reembolsado para o seu endereço de reembolso.",
   "view.next.held_refund_address": "O que você enviou será reembolsado: informe um endereço {coin} na rede {network} para recebê-lo.",
   "view.next.top_up_short": "Chegou menos do que o restante: depois de liquidado, pague o que ainda falta com outro pagamento complementar.",
