@@ -141,7 +141,7 @@ function missingOf(row: LedgerRowView): { amount: string; currency_code: string;
     // As the top-up route decides: never for a payment that takes no more money (an order placed, money going back).
     can_top_up:
       underpaymentUndecided(row.flags) &&
-      !paymentClosed({ ...row, authorized_at: row.authorized_at ?? null, captured_at: row.captured_at ?? null, canceled_at: row.canceled_at ?? null }) &&
+      !paymentClosed(row) &&
       CONFIRMED_OR_SETTLED.has(row.status),
   }
 }

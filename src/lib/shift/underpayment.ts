@@ -33,9 +33,9 @@ const GIVEN_BACK = new Set(["refund", "refunding", "refunded", "expired"])
  */
 export function paymentClosed(payment: {
   status: string
-  authorized_at: Date | string | null
-  captured_at: Date | string | null
-  canceled_at: Date | string | null
+  authorized_at?: Date | string | null
+  captured_at?: Date | string | null
+  canceled_at?: Date | string | null
   flags: Flags
 }): boolean {
   return Boolean(
