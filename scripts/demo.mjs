@@ -252,7 +252,8 @@ function medusa(command, extraArgs, env) {
   return run(process.execPath, [MEDUSA_CLI, command, ...extraArgs], { cwd: DEMO, env })
 }
 
-const MEDUSA_PID = path.join(DATA, "medusa.pid")
+// One per database, as the sandbox's state: a demo on another database (a test's) never stops this one's store.
+const MEDUSA_PID = path.join(DATA, `medusa-${args.database}.pid`)
 
 /** Whether a process runs (a zombie, which a container's init may never reap, does not). */
 function running(pid) {
@@ -298,11 +299,13 @@ async function stopLeftoverMedusa() {
  * answers /health. Medusa cannot take any free port and say which, so a picked port that another
  * process took before Medusa bound it is replaced by another pick.
  */
+const SERVER_GONE = /Gracefully shutting down server|restarting dev server|Dev server failed/
+
 async function startMedusa(envFor) {
   // The dashboard needs `medusa develop` (Vite serves it; ready in ~10 s) or `medusa build` before
   // `medusa start` (~30 s and 1.7 GB more): develop is the quicker way to a working admin here.
   const command = withAdmin ? "develop" : "start"
-  const logFile = path.join(DATA, "medusa.log")
+  const logFile = path.join(DATA, `medusa-${args.database}.log`)
   const { createWriteStream } = await import("node:fs")
   const log = createWriteStream(logFile, { flags: "w" })
   const wanted = wantedPort("port", 9000)
@@ -347,6 +350,11 @@ async function startMedusa(envFor) {
         log.write(chunk)
         tail = (tail + chunk).slice(-8000)
         listening ||= tail.includes(`Server is ready on port: ${port}`)
+        // `medusa develop` stays up when its server stops or restarts, so the exit below never says so: the log does.
+        if (healthy && !shuttingDown && SERVER_GONE.test(String(chunk))) {
+          info(red(`The store's server stopped or restarted; last lines of ${logFile}:`))
+          console.log(tail.split("\n").slice(-30).join("\n"))
+        }
       }
       child.stdout.on("data", keep)
       child.stderr.on("data", keep)

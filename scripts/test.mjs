@@ -161,7 +161,7 @@ if (what === "demo" || what === "all") {
     const tapReport = reportFile("browser", "tap")
     const browserArgs = ["--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tapReport}`, "--test-concurrency=1", "integration-tests/browser/"]
     // The demo run just built and installed the plugin into demo/. One file at a time: each starts its
-    // own demo, and two demos share demo/'s installed build and server pid file.
+    // own demo, and two demos share demo/'s installed build and the dashboard's Vite cache.
     if (!run("browser tests (node --test integration-tests/browser/)", browserArgs, { DEMO_NO_BUILD: "1" }, tapReport)) failures.push("browser")
   }
 }

@@ -13,7 +13,7 @@ import assert from "node:assert/strict"
 import { readFileSync } from "node:fs"
 import path from "node:path"
 import { after, before, test } from "node:test"
-import { runShopper } from "../../scripts/lib/demo-shopper.mjs"
+import { call, runShopper } from "../../scripts/lib/demo-shopper.mjs"
 import { ARTIFACTS, byTestId, launchChromium, newPage as pageOf, shot, startDemo, stopDemo } from "./demo-browser.mjs"
 
 // A shopper's own bitcoin address, for the refund.
@@ -24,18 +24,6 @@ let urls
 let browser
 /** The orders the scripted shopper placed: { display_id, id, payment, ... } */
 const orders = {}
-
-async function call(base, method, route, { body, token } = {}) {
-  const response = await fetch(new URL(route, base), {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  })
-  const data = await response.json().catch(() => ({}))
-  assert.ok(response.ok, `${method} ${route} -> ${response.status}: ${JSON.stringify(data).slice(0, 500)}`)
-  return data
-}
 
 before(async () => {
   demo = startDemo({ database: "crypto_swap_demo_admin_payments" })
@@ -52,8 +40,8 @@ before(async () => {
   }
   // A partial refund of the BTC order: the shopper gave no refund address at checkout, so its refund
   // shift waits for one (attention `refund_address_needed`) until the merchant gives it.
-  const { token } = await call(backendUrl, "POST", "/auth/user/emailpass", { body: admin })
-  await call(backendUrl, "POST", `/admin/payments/${orders.BTC.payment.id}/refund`, { body: { amount: 10 }, token })
+  const { token } = await call(backendUrl, "POST", "/auth/user/emailpass", { body: admin, repeatable: true })
+  await call(backendUrl, "POST", `/admin/payments/${orders.BTC.payment.id}/refund`, { body: { amount: 10 }, headers: { authorization: `Bearer ${token}` } })
 })
 
 after(async () => {

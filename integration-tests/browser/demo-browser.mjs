@@ -15,8 +15,8 @@ export const ARTIFACTS = path.join(ROOT, "test-artifacts")
 
 /**
  * Starts `scripts/demo.mjs` on a database of its own and resolves `ready` with the URLs it reports.
- * Two demos must not run at once (they share demo/'s build and server pid file): the browser test
- * files run one after the other (`--test-concurrency=1`).
+ * Two demos must not run at once (they share demo/'s installed build and the dashboard's Vite cache):
+ * the browser test files run one after the other (`--test-concurrency=1`).
  */
 export function startDemo({ database, admin = true }) {
   // Any free ports, each taken by the server that listens on it: none can be taken between a pick and a bind.
@@ -28,30 +28,37 @@ export function startDemo({ database, admin = true }) {
   if (process.env.DEMO_NO_BUILD === "1") args.push("--no-build")
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
   let output = ""
+  /** starting, then running (what it says is echoed), then stopping. */
+  let phase = "starting"
   const ready = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The demo was not ready after 300s:\n${output.slice(-4000)}`)), 300_000)
     const onData = (chunk) => {
       output += chunk
+      // What the demo says once ready (the sandbox's moves, a store that stopped or restarted) shows in the test output.
+      if (phase === "running") process.stderr.write(`demo ${database}: ${chunk}`)
+      if (phase !== "starting") return
       const line = output.split("\n").find((l) => l.startsWith("DEMO_READY "))
       if (line) {
+        phase = "running"
         clearTimeout(timer)
         resolve(JSON.parse(line.slice("DEMO_READY ".length)))
       }
     }
     child.stdout.on("data", onData)
-    child.stderr.on("data", (chunk) => (output += chunk))
+    child.stderr.on("data", onData)
     child.once("exit", (code) => {
       clearTimeout(timer)
       reject(new Error(`The demo exited (${code}) before it was ready:\n${output.slice(-4000)}`))
     })
   })
-  return { child, ready, output: () => output }
+  return { child, ready, output: () => output, quiet: () => (phase = "stopping") }
 }
 
 /** Stops a demo `startDemo` started: Ctrl-C first (it stops its servers in order), then a kill. */
 export async function stopDemo(demo) {
   if (!demo?.child || demo.child.exitCode !== null) return
   const exited = new Promise((resolve) => demo.child.once("exit", resolve))
+  demo.quiet()
   demo.child.kill("SIGINT")
   await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))])
   if (demo.child.exitCode === null) demo.child.kill("SIGKILL")

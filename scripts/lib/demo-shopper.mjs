@@ -2,18 +2,39 @@
 // storefront does, lets the sandbox deposit and settle, and checks the order and its captured payment
 // through the admin API.
 import { simulateDeposit } from "./demo-storefront.mjs"
+import { waitFor } from "./demo-steps.mjs"
 
 const PROVIDER_ID = "pp_crypto-swap_crypto-swap"
 
-async function call(base, method, route, { body, headers = {}, query } = {}) {
+// What fetch says when the connection broke without an answer (the store restarting, say), unlike a slow store (a timeout).
+const CONNECTION_LOST = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "UND_ERR_SOCKET"])
+
+/**
+ * One request to the store (`headers` may carry an admin bearer token). A read, or a write marked
+ * `repeatable` (a second cart or log-in leaves nothing wrong; a second refund would), whose connection
+ * was lost before any answer is sent once more when the store answers /health again, as a storefront
+ * would, and says so on stderr.
+ */
+export async function call(base, method, route, { body, headers = {}, query, repeatable = method === "GET" } = {}) {
   const url = new URL(route, base)
   for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value)
-  const response = await fetch(url, {
-    method,
-    headers: { "content-type": "application/json", ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  })
+  const send = () =>
+    fetch(url, {
+      method,
+      headers: { "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    })
+  let response
+  try {
+    response = await send()
+  } catch (error) {
+    const code = error.cause?.code
+    if (!repeatable || !CONNECTION_LOST.has(code)) throw error
+    console.error(`demo shopper: ${method} ${url.pathname} lost its connection (${code}); trying once more when ${base} answers /health`)
+    await waitFor(`${base} to answer /health`, async () => (await fetch(new URL("/health", base), { signal: AbortSignal.timeout(2000) })).ok, { timeoutMs: 60_000 })
+    response = await send()
+  }
   const text = await response.text()
   let data
   try {
@@ -58,6 +79,7 @@ export async function runShopper({ backendUrl, sandboxUrl, publishableKey, admin
 
   const cart = await step("Shopper: create a cart", async () => {
     const { cart } = await store("POST", "/store/carts", {
+      repeatable: true,
       body: { region_id: region.id, email: "shopper@example.com", items: [{ variant_id: variant.id, quantity: 1 }] },
     })
     info(`    cart ${cart.id}, total ${cart.total} ${cart.currency_code.toUpperCase()}`)
@@ -74,7 +96,7 @@ export async function runShopper({ backendUrl, sandboxUrl, publishableKey, admin
   })
 
   const session = await step("Shopper: start the crypto payment (payment session -> shift)", async () => {
-    const { payment_collection: collection } = await store("POST", "/store/payment-collections", { body: { cart_id: cart.id } })
+    const { payment_collection: collection } = await store("POST", "/store/payment-collections", { body: { cart_id: cart.id }, repeatable: true })
     const { payment_collection: updated } = await store("POST", `/store/payment-collections/${collection.id}/payment-sessions`, {
       body: { provider_id: PROVIDER_ID, data: { deposit_coin: coin, deposit_network: network } },
     })
@@ -120,7 +142,7 @@ export async function runShopper({ backendUrl, sandboxUrl, publishableKey, admin
   await walk.done
 
   const adminToken = await step("Admin: log in", async () => {
-    const { token } = await call(backendUrl, "POST", "/auth/user/emailpass", { body: { email: admin.email, password: admin.password } })
+    const { token } = await call(backendUrl, "POST", "/auth/user/emailpass", { body: { email: admin.email, password: admin.password }, repeatable: true })
     return token
   })
 
