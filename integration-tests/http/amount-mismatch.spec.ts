@@ -266,6 +266,29 @@ medusaIntegrationTestRunner({
       expect((await api.get("/admin/crypto-swap/payments?attention=short_after_order", admin)).data.payments).toEqual([])
     })
 
+    it("gives back a deposit sent again to the address of a payment whose money is owed back, apart from what is owed", async () => {
+      const { container, placed, row } = await settledShortAfterOrder()
+      await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
+      await waitFor("the canceled order's money to be owed back", () => ledgerRow(container, { id: row.id }), (found) => Boolean(found.refund_owed))
+      const refundsOf = () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id }, { order: { created_at: "ASC" } })
+
+      // The shopper, not knowing, sends the rest to the same address: no order will ever hold it.
+      await env.control.deposit(row.shift_id!, { amount: (await depositWorth("5", "1")).toFixed() })
+      await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
+      const again = env.sandbox.getShift(row.shift_id!).deposits!.at(-1)!.settleAmount!
+      await dayLater(container, row.id)
+      await reconcile(container)
+      await reconcile(container)
+      expect((await refundsOf()).map((refund) => refund.amount_due)).toEqual([again])
+      expect(await ledgerRow(container, { id: row.id })).toMatchObject({ refund_owed: "45", captured_at: null, flags: expect.objectContaining({ paid_after_given_back: again }) })
+
+      // What was owed before is refunded as it was, once; read again, nothing more is owed.
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, {}, admin)
+      await dayLater(container, row.id)
+      await reconcile(container)
+      expect((await refundsOf()).map((refund) => refund.amount_due).sort()).toEqual(["45", again].sort())
+    })
+
     it("owes it back even when the service can't be read as the order is canceled: the payment's Sync finds the cancel", async () => {
       const { container, cart, placed, row } = await settledShortAfterOrder()
       await env.control.addFault({ method: "GET", path: "/v2/shifts/*", status: 503, body: JSON.stringify({ error: { message: "Service unavailable" } }) })
@@ -400,6 +423,26 @@ medusaIntegrationTestRunner({
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
       await reconcile(container)
       expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })).toHaveLength(1)
+    })
+
+    it("gives back a deposit sent again to the address of an underpayment already refunded", async () => {
+      const { container, row } = await settledShort(PROVIDERS.refunding)
+      await windowOver(container, row.id)
+      await reconcile(container)
+      const refundsOf = () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id }, { order: { created_at: "ASC" } })
+      expect((await refundsOf()).map((refund) => refund.amount_due)).toEqual([row.settle_amount])
+
+      await env.control.deposit(row.shift_id!, { amount: (await depositWorth("20", "1")).toFixed() })
+      await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
+      const again = env.sandbox.getShift(row.shift_id!).deposits!.at(-1)!.settleAmount!
+      await dayLater(container, row.id)
+      await reconcile(container)
+      await reconcile(container)
+      expect((await refundsOf()).map((refund) => refund.amount_due)).toEqual([row.settle_amount, again])
+      expect(await orderWithPayments(container, row.cart_id!)).toBeUndefined()
+      await dayLater(container, row.id)
+      await reconcile(container)
+      expect(await refundsOf()).toHaveLength(2)
     })
 
     it("refunds an underpayment paid in two deposits, everything that settled, once the window passes", async () => {

@@ -155,6 +155,29 @@ export function givenBackToShopper(row: { refund_owed?: string | null; flags?: R
 }
 
 /**
+ * What settled on a payment given back beyond the part already owed or refunded: a deposit sent again to
+ * its variable address. No order will hold it, so it all goes back, whatever the overpayment policy.
+ * Null while nothing was counted yet (an admin's refund instead, before its money settled).
+ */
+function settledBeyondGivenBack(row: Pick<ShiftActionState, "refund_owed" | "flags">, settledAmount: string | undefined): string | null {
+  const counted = row.refund_owed ?? (typeof row.flags?.held_amount === "string" ? row.flags.held_amount : null)
+  if (!counted || !settledAmount || compareDecimals(settledAmount, counted) <= 0) return null
+  return subtractDecimals(settledAmount, counted)
+}
+
+/**
+ * What the ledger gives back through excess refunds, in all: above the amount due of a captured payment,
+ * or all that arrived after a payment's money was being given back.
+ */
+export function excessToGiveBack(
+  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags">,
+  decision: Pick<StatusDecision, "settledAmount" | "excessAmount">
+): string | null {
+  if (row.kind === "payment" && givenBackToShopper(row)) return settledBeyondGivenBack(row, decision.settledAmount)
+  return decision.excessAmount ?? null
+}
+
+/**
  * What a sync must do once per transition. The `*_at` columns make every action happen once, however
  * many processes observe the same transition (they run under a lock per shift).
  */
@@ -197,12 +220,17 @@ export function planShiftActions(
     flags.underpaid = null
     flags.underpaid_since = null
   }
-  if (decision.stage === "settled") {
-    // More money after the capture: the shopper paid the variable address again (refunded or kept, the merchant hears of it).
-    const before = typeof row.flags?.overpaid === "string" ? row.flags.overpaid : "0"
-    if (row.captured_at && decision.excessAmount && compareDecimals(decision.excessAmount, before) > 0) events.push("crypto-swap.shift.paid_again")
-    flags.overpaid = decision.excessAmount ?? null
+  const givenBack = payment && givenBackToShopper(row)
+  const excess = excessToGiveBack(row, decision)
+  // More money after the capture, or after the payment was given back: the shopper paid the variable
+  // address again (refunded or kept, the merchant hears of it).
+  const paidAgain = (flag: "overpaid" | "paid_after_given_back") => {
+    const before = typeof row.flags?.[flag] === "string" ? (row.flags[flag] as string) : "0"
+    if ((row.captured_at || givenBack) && excess && compareDecimals(excess, before) > 0) events.push("crypto-swap.shift.paid_again")
+    flags[flag] = excess
   }
+  if (givenBack) paidAgain("paid_after_given_back")
+  else if (decision.stage === "settled") paidAgain("overpaid")
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true
 
@@ -241,11 +269,12 @@ export function planShiftActions(
   const owedAfterCancel =
     payment && Boolean(row.payment_canceled && row.authorized_at) && !row.refund_owed && decision.stage === "underpaid" && Boolean(decision.settledAmount)
   const excessGivenBack = typeof row.flags?.excess_refunded === "string" ? row.flags.excess_refunded : "0"
-  // Each part given back is above the tolerance, like an overpayment: a smaller one costs more than it is worth.
+  // Each part of an overpayment given back is above the tolerance: a smaller one costs more than it is
+  // worth. Money no order holds goes back whole.
   const tolerance = row.excess_refund_tolerance_percent ?? null
   const due = row.amount_due ?? "0"
-  const dust = tolerance === null ? null : subtractDecimals(morePercent(due, tolerance), due)
-  const excessOwed = dust !== null && compareDecimals(subtractDecimals(decision.excessAmount ?? "0", excessGivenBack), dust) > 0
+  const dust = givenBack ? "0" : tolerance === null ? null : subtractDecimals(morePercent(due, tolerance), due)
+  const excessOwed = dust !== null && compareDecimals(subtractDecimals(excess ?? "0", excessGivenBack), dust) > 0
   return {
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
     capture: (captures || owedAfterCancel) && !row.captured_at,
@@ -262,7 +291,7 @@ export function planShiftActions(
       Boolean(decision.settledAmount) &&
       !row.authorized_at &&
       Boolean(windowEnd && windowEnd <= now),
-    refundExcess: captures && excessOwed,
+    refundExcess: (captures || givenBack) && excessOwed,
     flags,
     events,
   }

@@ -37,7 +37,8 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
   { kind: "create_refund_shift", planned: "createRefundShift", run: createRefundShift },
   { kind: "credit_top_up", planned: "creditTopUp", run: creditTopUp },
   { kind: "settle_underpayment", planned: "settleUnderpayment", run: settleUnderpayment },
-  { kind: "refund_excess", planned: "refundExcess", run: refundExcess, ready: (row) => Boolean(row.captured_at), repeats: true },
+  // After the capture, or once the money is counted as given back (owed, or its refund recorded).
+  { kind: "refund_excess", planned: "refundExcess", run: refundExcess, ready: (row) => Boolean(row.captured_at || row.refund_owed || row.flags?.held_amount), repeats: true },
 ]
 
 export type { ShiftAction, ShiftActionFailure, ShiftActionResult } from "./shift-action"

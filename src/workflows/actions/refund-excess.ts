@@ -1,21 +1,24 @@
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { addDecimals, compareDecimals, subtractDecimals } from "../../lib/money"
 import { excessRefundId } from "../../lib/shift/refund-ids"
+import { excessToGiveBack } from "../../lib/shift/shift-actions"
 import { recordRefund } from "../steps/record-refund"
 import type { ShiftAction } from "./shift-action"
 
 /**
  * Gives back what a captured payment settled above the amount due (`overpayment: "refund"`): the
- * overpayment at capture, then each deposit the shopper sends again to the variable address. Each part
- * is one refund the ledger owes, made into a refund shift by the sync like any other; what was recorded
- * already is counted from the ledger's refunds, so a repeat after a crash records nothing twice.
+ * overpayment at capture, then each deposit the shopper sends again to the variable address; or, for a
+ * payment whose money is owed back or refunded, every deposit sent to it after that. Each part is one
+ * refund the ledger owes, made into a refund shift by the sync like any other; what was recorded already
+ * is counted from the ledger's refunds, so a repeat after a crash records nothing twice.
  */
 export const refundExcess: ShiftAction = async (container, row, recorded) => {
-  const excess = recorded.decision?.excessAmount ?? "0"
+  const excess = (recorded.decision && excessToGiveBack(row, recorded.decision)) ?? "0"
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const firstId = excessRefundId(row.id)
-  // By the captured payment, whichever of a hosted checkout's shifts the row followed when each was made.
-  const given = (await ledger.listSwapShifts({ kind: "refund", payment_id: row.payment_id }, { select: ["refund_id", "amount_due"] })).filter(
+  // By the row's own refund ids, whichever of a hosted checkout's shifts it followed when each was made
+  // (`_` is LIKE's any-character: the exact test follows).
+  const given = (await ledger.listSwapShifts({ kind: "refund", refund_id: { $like: `${firstId}%` } }, { select: ["refund_id", "amount_due"] })).filter(
     (refund) => refund.refund_id === firstId || refund.refund_id?.startsWith(`${firstId}_`)
   )
   const givenBack = addDecimals("0", ...given.map((refund) => refund.amount_due ?? "0"))

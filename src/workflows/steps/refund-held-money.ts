@@ -21,7 +21,8 @@ type Destination = { address?: string; memo?: string }
 export async function refundHeldShift(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string, destination: Destination = {}): Promise<string> {
   const refundId = heldRefundId(row.id)
   if (row.flags?.held_refund !== refundId) {
-    await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: refundId } })
+    // What it gives back: money arriving later is refunded apart (refund_excess).
+    await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: refundId, held_amount: amount } })
   }
   await recordRefund(ledger, { refund_id: refundId, amount, payment_id: row.payment_id, of: row, ...destination })
   return refundId

@@ -81,6 +81,21 @@ describe("planShiftActions", () => {
     expect(plan({ ...refunding, refund_owed: "60" }, settled("60")).refundExcess).toBe(false)
   })
 
+  it("gives back whole what arrives after a payment's money was owed back or refunded, whatever the overpayment policy", () => {
+    const settled = (amount: string) => ({ status: "settled", type: "variable", settleAmount: amount })
+    // 45 owed back after the order was canceled; the shopper sent 3 more, then nothing.
+    expect(plan({ refund_owed: "45" }, settled("48"))).toMatchObject({ capture: false, refundExcess: true, flags: { paid_after_given_back: "3" } })
+    expect(plan({ refund_owed: "45" }, settled("48")).events).toContain("crypto-swap.shift.paid_again")
+    expect(plan({ refund_owed: "45", flags: { paid_after_given_back: "3", excess_refunded: "3" } }, settled("48"), false)).toMatchObject({ refundExcess: false, events: [] })
+    expect(plan({ refund_owed: "45" }, settled("45"))).toMatchObject({ refundExcess: false, flags: { paid_after_given_back: null } })
+    // A held refund counts what it gave back; above the amount due is no overpayment kept by the merchant.
+    const held = { flags: { held_refund: "held_x", held_amount: "25" } }
+    expect(plan(held, settled("75"))).toMatchObject({ authorize: false, capture: false, refundExcess: true, flags: { paid_after_given_back: "50" } })
+    expect(plan(held, settled("75")).flags.overpaid).toBeUndefined()
+    // Refunded instead before it settled: nothing is counted until the capture records what is owed.
+    expect(plan({ flags: { refund_instead: { by: "user_1" } } }, settled("75")).refundExcess).toBe(false)
+  })
+
   it("never places or captures money an admin is already giving back through a refund shift", () => {
     const held = { flags: { held_refund: "csshift_refund" } }
     expect(plan(held, { status: "processing", type: "variable", settleAmount: "50" })).toMatchObject({ authorize: false, capture: false })
