@@ -17,12 +17,12 @@ type Destination = Pick<FixedShiftRequest, "affiliateId" | "settleAddress" | "se
 type Terms = Pick<Shift, "type" | "depositMin" | "depositMax" | "expiresAt"> &
   Partial<Pick<Shift, "quoteId" | "depositAmount" | "settleAmount" | "rate" | "settleCoinNetworkFee" | "networkFeeUsd">>
 
-function openShift(core: SandboxCore, account: Account, deposit: Asset, settle: Asset, destination: Destination, terms: Terms): Shift {
+/** Opens a shift at `now`, the instant its terms were reckoned from (a variable shift's validity runs from it). */
+function openShift(core: SandboxCore, account: Account, deposit: Asset, settle: Asset, destination: Destination, terms: Terms, now: Date): Shift {
   assertDestination(settle, "settle", destination.settleAddress, destination.settleMemo)
   if (destination.refundAddress !== undefined) {
     assertDestination(deposit, "refund", destination.refundAddress, destination.refundMemo)
   }
-  const now = core.clock.now()
   const shift: Shift = {
     id: newShiftId(),
     accountId: account.id,
@@ -58,7 +58,8 @@ export function createFixedShift(core: SandboxCore, account: Account, request: F
     // Lets a retried create recover the shift it already made.
     throw badUserInput("Quote has already been accepted", { orderId: quote.shiftId })
   }
-  if (core.clock.now() >= quote.expiresAt) {
+  const now = core.clock.now()
+  if (now >= quote.expiresAt) {
     throw badUserInput("Quote has already expired. Request a new quote.")
   }
   const shift = openShift(core, account, quote.deposit, quote.settle, request, {
@@ -70,7 +71,7 @@ export function createFixedShift(core: SandboxCore, account: Account, request: F
     depositMax: quote.depositAmount,
     rate: quote.rate,
     expiresAt: quote.expiresAt,
-  })
+  }, now)
   quote.shiftId = shift.id
   return shift
 }
@@ -90,14 +91,15 @@ export function createVariableShift(core: SandboxCore, account: Account, request
     throw forbidden("too many open orders")
   }
   const limits = depositLimits(deposit, settle)
+  const now = core.clock.now()
   return openShift(core, account, deposit, settle, request, {
     type: "variable",
     depositMin: limits.min,
     depositMax: limits.max,
     settleCoinNetworkFee: settleNetworkFee(settle),
     networkFeeUsd: settle.networkData.feeUsd,
-    expiresAt: addSeconds(core.clock.now(), VARIABLE_SHIFT_LIFETIME_SECONDS),
-  })
+    expiresAt: addSeconds(now, VARIABLE_SHIFT_LIFETIME_SECONDS),
+  }, now)
 }
 
 export function findShift(core: SandboxCore, id: string): Shift {

@@ -161,6 +161,10 @@ const SENT_BACK_BECAUSE: Record<string, MessageKey> = {
  */
 function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: ShopperText; next_step: ShopperText } {
   const because = (stage === "refund" || stage === "refunded") && row.issue ? SENT_BACK_BECAUSE[row.issue] : undefined
+  // Money no order holds: whatever it settled to, what the shopper hears first is that it comes back.
+  if ((row.refund_owed || row.flags?.held_refund) && (stage === "settled" || stage === "underpaid")) {
+    return { headline: text("view.headline.given_back"), next_step: nextStep(stage, row) }
+  }
   if (!because) return { headline: headline(stage), next_step: nextStep(stage, row) }
   const again = text(row.type === "fixed" ? "view.next.again_requote" : "view.next.again_restart")
   return {

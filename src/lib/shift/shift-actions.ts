@@ -36,6 +36,8 @@ export type ShiftActionState = {
    * and `overpaymentTolerancePercent`); null when it keeps it.
    */
   excess_refund_tolerance_percent?: string | null
+  /** The provider's `overpaymentTolerancePercent`, whatever it does with an overpayment. */
+  overpayment_tolerance_percent?: string
 }
 
 /**
@@ -55,6 +57,7 @@ export function planSettings(options: Pick<CryptoSwapOptions, "underpayment" | "
     underpayment_wait_minutes: options.underpayment.waitMinutes,
     idle_minutes: options.variablePool.idleMinutes,
     excess_refund_tolerance_percent: options.overpayment === "refund" ? options.overpaymentTolerancePercent : null,
+    overpayment_tolerance_percent: options.overpaymentTolerancePercent,
   }
 }
 
@@ -220,17 +223,17 @@ export function planShiftActions(
     flags.underpaid = null
     flags.underpaid_since = null
   }
-  const givenBack = payment && givenBackToShopper(row)
+  const givenBack = row.kind === "payment" && givenBackToShopper(row)
   const excess = excessToGiveBack(row, decision)
   // More money after the capture, or after the payment was given back: the shopper paid the variable
-  // address again (refunded or kept, the merchant hears of it).
+  // address again (refunded or kept, the merchant hears of it). Judged only once all of it settled.
   const paidAgain = (flag: "overpaid" | "paid_after_given_back") => {
     const before = typeof row.flags?.[flag] === "string" ? (row.flags[flag] as string) : "0"
     if ((row.captured_at || givenBack) && excess && compareDecimals(excess, before) > 0) events.push("crypto-swap.shift.paid_again")
     flags[flag] = excess
   }
-  if (givenBack) paidAgain("paid_after_given_back")
-  else if (decision.stage === "settled") paidAgain("overpaid")
+  if (givenBack && decision.settledAmount) paidAgain("paid_after_given_back")
+  else if (!givenBack && decision.stage === "settled") paidAgain("overpaid")
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true
 
@@ -269,11 +272,12 @@ export function planShiftActions(
   const owedAfterCancel =
     payment && Boolean(row.payment_canceled && row.authorized_at) && !row.refund_owed && decision.stage === "underpaid" && Boolean(decision.settledAmount)
   const excessGivenBack = typeof row.flags?.excess_refunded === "string" ? row.flags.excess_refunded : "0"
-  // Each part of an overpayment given back is above the tolerance: a smaller one costs more than it is
-  // worth. Money no order holds goes back whole.
-  const tolerance = row.excess_refund_tolerance_percent ?? null
+  // Each part given back is above the overpayment tolerance: a smaller one costs more than it is worth (and
+  // a settlement's final figure may differ that little from the estimate an amount owed was recorded at).
+  // Money no order holds goes back whatever the overpayment policy.
+  const tolerance = givenBack ? row.overpayment_tolerance_percent ?? "0" : row.excess_refund_tolerance_percent ?? null
   const due = row.amount_due ?? "0"
-  const dust = givenBack ? "0" : tolerance === null ? null : subtractDecimals(morePercent(due, tolerance), due)
+  const dust = tolerance === null ? null : subtractDecimals(morePercent(due, tolerance), due)
   const excessOwed = dust !== null && compareDecimals(subtractDecimals(excess ?? "0", excessGivenBack), dust) > 0
   return {
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,

@@ -20,12 +20,19 @@ type Destination = { address?: string; memo?: string }
  */
 export async function refundHeldShift(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string, destination: Destination = {}): Promise<string> {
   const refundId = heldRefundId(row.id)
+  // A retry after a crash gives back what the mark says, not what settled since (refunded apart by refund_excess).
+  const held = heldAmount(row) ?? amount
   if (row.flags?.held_refund !== refundId) {
-    // What it gives back: money arriving later is refunded apart (refund_excess).
-    await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: refundId, held_amount: amount } })
+    await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: refundId, held_amount: held } })
   }
-  await recordRefund(ledger, { refund_id: refundId, amount, payment_id: row.payment_id, of: row, ...destination })
+  await recordRefund(ledger, { refund_id: refundId, amount: held, payment_id: row.payment_id, of: row, ...destination })
   return refundId
+}
+
+/** What a row marked held gives back through its refund (`held_amount`, kept with the mark). */
+export function heldAmount(row: Pick<LedgerRow, "id" | "flags">): string | null {
+  const amount = row.flags?.held_amount
+  return row.flags?.held_refund === heldRefundId(row.id) && typeof amount === "string" ? amount : null
 }
 
 /**
@@ -42,7 +49,7 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   // its deposits when there were several (`multiple`).
   const settled = decideLedgerRow(row, provider.options).settledAmount
   const held = Boolean(settled) && !row.authorized_at && Boolean(row.flags?.paid_without_session || row.flags?.underpaid || row.flags?.refund_instead)
-  const amount = row.refund_owed ?? (held ? settled : null)
+  const amount = row.refund_owed ?? heldAmount(row) ?? (held ? settled : null)
   if (row.kind !== "payment" || row.captured_at || !amount) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,

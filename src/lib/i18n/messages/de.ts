@@ -5,6 +5,7 @@ export const de: Messages = {
   "view.headline.deposit_detected": "Zahlung erkannt, Bestätigung ausstehend",
   "view.headline.deposit_confirmed": "Zahlung bestätigt, wird verarbeitet",
   "view.headline.settled": "Zahlung abgeschlossen",
+  "view.headline.given_back": "Erstattung ausstehend",
   "view.headline.underpaid": "Zahlung erhalten, aber weniger als der fällige Betrag",
   "view.headline.review": "Ihre Zahlung wird geprüft",
   "view.headline.refund": "Ihre Zahlung wird erstattet",

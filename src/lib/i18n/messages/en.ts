@@ -7,6 +7,7 @@ export const en = {
   "view.headline.deposit_detected": "Payment detected, waiting for confirmation",
   "view.headline.deposit_confirmed": "Payment confirmed, being processed",
   "view.headline.settled": "Payment complete",
+  "view.headline.given_back": "Refund pending",
   "view.headline.underpaid": "Payment received, but less than the amount due",
   "view.headline.review": "Your payment is being reviewed",
   "view.headline.refund": "Your payment is being refunded",

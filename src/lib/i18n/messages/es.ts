@@ -5,6 +5,7 @@ export const es: Messages = {
   "view.headline.deposit_detected": "Pago detectado, a la espera de confirmación",
   "view.headline.deposit_confirmed": "Pago confirmado, en proceso",
   "view.headline.settled": "Pago completado",
+  "view.headline.given_back": "Reembolso pendiente",
   "view.headline.underpaid": "Pago recibido, pero inferior al importe debido",
   "view.headline.review": "Su pago está en revisión",
   "view.headline.refund": "Su pago se está reembolsando",

@@ -5,6 +5,7 @@ export const fr: Messages = {
   "view.headline.deposit_detected": "Paiement détecté, en attente de confirmation",
   "view.headline.deposit_confirmed": "Paiement confirmé, en cours de traitement",
   "view.headline.settled": "Paiement terminé",
+  "view.headline.given_back": "Remboursement en attente",
   "view.headline.underpaid": "Paiement reçu, mais inférieur au montant dû",
   "view.headline.review": "Votre paiement est en cours de vérification",
   "view.headline.refund": "Votre paiement est en cours de remboursement",

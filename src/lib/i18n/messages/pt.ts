@@ -5,6 +5,7 @@ export const pt: Messages = {
   "view.headline.deposit_detected": "Pagamento detectado, aguardando confirmação",
   "view.headline.deposit_confirmed": "Pagamento confirmado, em processamento",
   "view.headline.settled": "Pagamento concluído",
+  "view.headline.given_back": "Reembolso pendente",
   "view.headline.underpaid": "Pagamento recebido, mas inferior ao valor devido",
   "view.headline.review": "O seu pagamento está em análise",
   "view.headline.refund": "O seu pagamento está sendo reembolsado",

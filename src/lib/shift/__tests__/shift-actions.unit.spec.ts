@@ -94,6 +94,13 @@ describe("planShiftActions", () => {
     expect(plan(held, settled("75")).flags.overpaid).toBeUndefined()
     // Refunded instead before it settled: nothing is counted until the capture records what is owed.
     expect(plan({ flags: { refund_instead: { by: "user_1" } } }, settled("75")).refundExcess).toBe(false)
+    // Within the overpayment tolerance of the 50 due (1 %, kept or refunded alike): a final figure a little
+    // above the estimate owed is not new money.
+    expect(plan({ refund_owed: "45", overpayment_tolerance_percent: "1" }, settled("45.4")).refundExcess).toBe(false)
+    expect(plan({ refund_owed: "45", overpayment_tolerance_percent: "1" }, settled("48")).refundExcess).toBe(true)
+    // A deposit still on its way neither clears what was flagged nor announces it again once settled.
+    const inFlight = { status: "multiple", type: "variable", deposits: [{ status: "settled" }, { status: "processing" }] }
+    expect(plan({ refund_owed: "45", flags: { paid_after_given_back: "3" } }, inFlight, false).flags).toMatchObject({ paid_after_given_back: "3" })
   })
 
   it("never places or captures money an admin is already giving back through a refund shift", () => {
