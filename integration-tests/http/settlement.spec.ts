@@ -129,6 +129,27 @@ medusaIntegrationTestRunner({
       expect(session.status).toBe("canceled")
     })
 
+    it("stops the payment of an order placed before payment that is canceled before any deposit", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await paySession(PROVIDERS.beforePayment)
+      const placed = await shop.complete(cart.id)
+      expect(placed.type).toBe("order")
+      await reconcile(container)
+      // Past the service's first minutes, when it refuses a cancel; the quote has not expired.
+      await env.control.advanceClock(6 * 60)
+
+      await api.post(`/admin/orders/${placed.order.id}/cancel`, {}, await adminHeaders(container))
+      const row = await waitFor("the order's cancel to reach its payment", () => ledgerRow(container, { shift_id: shiftId }), (found) => Boolean(found.order_canceled_at))
+      expect(row.order_id).toBe(placed.order.id)
+      // Nobody can pay it any more: the shift is canceled at the service, and the page says so.
+      // Expired 9 minutes before its quote's end: the service canceled it.
+      await waitFor("the shift to be canceled at the service", async () => env.sandbox.getShift(shiftId), (shift) => shift.status === "expired")
+      await reconcile(container)
+      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ status: "expired", terminal: true })
+      const { data } = await api.get(`/store/crypto-swap/payment-sessions/${session.id}?cart_id=${cart.id}`, shop.headers)
+      expect(data.payment).toMatchObject({ headline: "Order canceled", next_step: "This order was canceled: do not send anything for it." })
+    })
+
     it("cancels the shift the shopper switched away from once the service allows it, without touching the order the new one paid for", async () => {
       const container = getContainer()
       const cart = await shop.createCart()

@@ -4,15 +4,26 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../modules/cry
 import { syncShiftWorkflow } from "../workflows/sync-shift"
 
 /**
- * An order canceled while its crypto payment was authorized, not captured: its shift is synced now, so
- * money that already settled short of the amount due is recorded as owed back (a full payment's capture
- * finds the cancel when its shift settles). A failure is logged; the payment's Sync in the admin does the
- * same, as do its hourly reads while its address is open.
+ * An order canceled while its crypto payment was not captured: the payment's row records the cancel and
+ * its shift is synced now. Money that already settled short of the amount due is recorded as owed back (a
+ * full payment's capture finds the cancel when its shift settles); a shift nobody paid yet (the order was
+ * placed before payment) is canceled at the service, so nobody pays it. A failure is logged; the payment's
+ * Sync in the admin does the same, as do its hourly reads while its address is open.
  */
 export default async function cryptoSwapOrderCanceledHandler({ event, container }: SubscriberArgs<{ id: string }>) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-  const rows = await ledger.listSwapShifts({ kind: "payment", order_id: event.data.id, captured_at: null, refund_owed: null }, { select: ["id"] })
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  // An order placed before payment is known to its payment's row by the session alone until money moves.
+  const {
+    data: [order],
+  } = await query.graph({ entity: "order", fields: ["payment_collections.payment_sessions.id"], filters: { id: event.data.id } })
+  const sessionIds = (order?.payment_collections ?? []).flatMap((collection: any) => collection?.payment_sessions ?? []).map((session: any) => session.id as string)
+  const rows = await ledger.listSwapShifts(
+    { kind: "payment", captured_at: null, refund_owed: null, $or: [{ order_id: event.data.id }, ...(sessionIds.length ? [{ payment_session_id: sessionIds }] : [])] },
+    { select: ["id", "order_id", "order_canceled_at"] }
+  )
   for (const row of rows) {
+    if (!row.order_canceled_at) await ledger.updateSwapShifts({ id: row.id, order_canceled_at: new Date(), order_id: row.order_id ?? event.data.id })
     const { result, errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "admin" }, throwOnError: false })
     // A failed read ends the sync without an error of the workflow's: said too, it left the same gap.
     const failure = errors?.[0]?.error?.message ?? result?.recorded?.error

@@ -42,6 +42,8 @@ type LedgerRowView = {
   authorized_at?: Date | string | null
   captured_at?: Date | string | null
   canceled_at?: Date | string | null
+  /** Its order was canceled: a shift still waiting for a deposit must not be paid. */
+  order_canceled_at?: Date | string | null
   flags: Record<string, unknown> | null
   /** `deposits[]` of a `multiple` shift, as the service gave them. */
   deposits?: unknown
@@ -161,6 +163,10 @@ const SENT_BACK_BECAUSE: Record<string, MessageKey> = {
  */
 function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: ShopperText; next_step: ShopperText } {
   const because = (stage === "refund" || stage === "refunded") && row.issue ? SENT_BACK_BECAUSE[row.issue] : undefined
+  // An order canceled before anything was paid (placed before payment): its address is about to close.
+  if (row.order_canceled_at && (stage === "awaiting_deposit" || stage === "expired")) {
+    return { headline: text("view.headline.order_canceled"), next_step: text("view.next.order_canceled") }
+  }
   // Money no order holds: whatever it settled to, what the shopper hears first is that it comes back.
   if ((row.refund_owed || row.flags?.held_refund) && (stage === "settled" || stage === "underpaid")) {
     return { headline: text("view.headline.given_back"), next_step: nextStep(stage, row) }

@@ -19,6 +19,8 @@ export type ShiftActionState = {
   session_gone?: boolean
   /** Medusa canceled the payment of the order placed on this shift: the order was canceled. */
   payment_canceled?: boolean
+  /** The order placed on this payment was canceled (before payment, it may be before any deposit). */
+  order_canceled_at?: Date | string | null
   /** A hosted checkout's payment now follows another of its shifts (the payer switched coins). */
   shift_switched?: boolean
   /** The checkout's other shifts the service has seen a deposit for (see governingShift). */
@@ -285,8 +287,11 @@ export function planShiftActions(
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
     cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
     setRefundAddress,
-    // An unpaid top-up nobody looks at gives its open variable order back too.
-    cancelAbandoned: shift.status === "waiting" && ((payment && Boolean(row.session_gone)) || ((payment || row.kind === "top_up") && idle)),
+    // An unpaid top-up nobody looks at gives its open variable order back too, and so does the shift of an
+    // order canceled before anything was paid for it (placed before payment).
+    cancelAbandoned:
+      shift.status === "waiting" &&
+      ((payment && Boolean(row.session_gone || (row.order_canceled_at && !row.authorized_at))) || ((payment || row.kind === "top_up") && idle)),
     createRefundShift: false,
     creditTopUp: row.kind === "top_up" && Boolean(decision.settledAmount) && !row.captured_at,
     settleUnderpayment:

@@ -128,6 +128,12 @@ describe("planShiftActions", () => {
     expect(plan({ session_gone: true, kind: "refund" }, { status: "waiting" }).cancelAbandoned).toBe(false)
   })
 
+  it("cancels the waiting shift of an order canceled before anything was paid (placed before payment)", () => {
+    expect(plan({ order_canceled_at: new Date() }, { status: "waiting" }, false).cancelAbandoned).toBe(true)
+    expect(plan({ order_canceled_at: new Date() }, { status: "pending" }).cancelAbandoned).toBe(false)
+    expect(plan({ order_canceled_at: new Date(), authorized_at: new Date() }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
+  })
+
   it("cancels a waiting variable shift whose page nobody looked at for idleMinutes", () => {
     const seen = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000)
     const idle = { type: "variable", idle_minutes: 60, created_at: seen(120) }
