@@ -426,16 +426,21 @@ medusaIntegrationTestRunner({
       expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })).toHaveLength(1)
     })
 
-    it("gives back a deposit sent again to the address of an underpayment already refunded", async () => {
-      const { container, row } = await settledShort(PROVIDERS.refunding)
+    it("gives back a deposit sent again to the address of an underpayment already refunded, even one that covers the rest", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.refunding)
       await windowOver(container, row.id)
       await reconcile(container)
       const refundsOf = () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id }, { order: { created_at: "ASC" } })
       expect((await refundsOf()).map((refund) => refund.amount_due)).toEqual([row.settle_amount])
 
-      const again = await paidAgainLater(container, row, await depositWorth("20", "1"))
+      const again = await paidAgainLater(container, row, await depositWorth("40", "1"))
       expect((await refundsOf()).map((refund) => refund.amount_due)).toEqual([row.settle_amount, again])
       expect(await orderWithPayments(container, row.cart_id!)).toBeUndefined()
+      // Settled in full now, but all of it goes back: the page never says the order is confirmed.
+      expect(await view(session.id, cart.id)).toMatchObject({
+        headline: "Refund pending",
+        next_step: "Nothing to do: what you sent is being refunded to your refund address.",
+      })
       await dayLater(container, row.id)
       await reconcile(container)
       expect(await refundsOf()).toHaveLength(2)

@@ -1,5 +1,5 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
-import { ContainerRegistrationKeys, OrderWorkflowEvents } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, OrderWorkflowEvents, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../modules/crypto-swap"
 import { syncShiftWorkflow } from "../workflows/sync-shift"
 
@@ -13,11 +13,15 @@ import { syncShiftWorkflow } from "../workflows/sync-shift"
 export default async function cryptoSwapOrderCanceledHandler({ event, container }: SubscriberArgs<{ id: string }>) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  // An order placed before payment is known to its payment's row by the session alone until money moves.
+  // An order placed before payment is known to its payment's row by the session alone until money moves;
+  // a session canceled earlier (its shift expired) paid nothing for this order.
   const {
     data: [order],
-  } = await query.graph({ entity: "order", fields: ["payment_collections.payment_sessions.id"], filters: { id: event.data.id } })
-  const sessionIds = (order?.payment_collections ?? []).flatMap((collection: any) => collection?.payment_sessions ?? []).map((session: any) => session.id as string)
+  } = await query.graph({ entity: "order", fields: ["payment_collections.payment_sessions.id", "payment_collections.payment_sessions.status"], filters: { id: event.data.id } })
+  const sessionIds = (order?.payment_collections ?? [])
+    .flatMap((collection: any) => collection?.payment_sessions ?? [])
+    .filter((session: any) => session.status !== PaymentSessionStatus.CANCELED)
+    .map((session: any) => session.id as string)
   const rows = await ledger.listSwapShifts(
     { kind: "payment", captured_at: null, refund_owed: null, $or: [{ order_id: event.data.id }, ...(sessionIds.length ? [{ payment_session_id: sessionIds }] : [])] },
     { select: ["id", "order_id", "order_canceled_at"] }

@@ -97,7 +97,7 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
     case "unknown":
       return text("view.next.wait")
     case "settled":
-      return row.refund_owed ? givenBackStep(row, where) : text("view.next.settled")
+      return row.refund_owed || row.flags?.held_refund ? givenBackStep(row, where) : text("view.next.settled")
     case "review":
       return text("view.next.review")
     case "refund":

@@ -27,8 +27,8 @@ export function underpaymentWindowEnd(flags: Flags, waitMinutes: number): Date |
 const GIVEN_BACK = new Set(["refund", "refunding", "refunded", "expired"])
 
 /**
- * A payment that can take no more money: its order was placed, its money is being given back or was
- * accepted short, or the service sent its deposit back or let it expire. A top-up for it is refunded.
+ * A payment that can take no more money: its order was placed or canceled, its money is being given back
+ * or was accepted short, or the service sent its deposit back or let it expire. A top-up for it is refunded.
  * One held for the merchant still takes it: a top-up that covers the rest places the order.
  */
 export function paymentClosed(payment: {
@@ -36,10 +36,12 @@ export function paymentClosed(payment: {
   authorized_at?: Date | string | null
   captured_at?: Date | string | null
   canceled_at?: Date | string | null
+  order_canceled_at?: Date | string | null
   flags: Flags
 }): boolean {
   return Boolean(
     payment.authorized_at ||
+      payment.order_canceled_at ||
       payment.captured_at ||
       payment.canceled_at ||
       payment.flags?.held_refund ||

@@ -2,7 +2,7 @@ import fc from "fast-check"
 import BigNumberJS from "bignumber.js"
 import { decideStatus, type StatusPolicy } from "../status-map"
 import { planShiftActions } from "../shift-actions"
-import { missingAmount, underpaymentWindowEnd } from "../underpayment"
+import { missingAmount, paymentClosed, underpaymentWindowEnd } from "../underpayment"
 import { addDecimals, lessPercent } from "../../money"
 import { propertyParams } from "../../../../integration-tests/helpers/property-runs"
 import { freshPayment } from "./ledger-row-fixture"
@@ -116,5 +116,15 @@ describe("the wait for a top-up", () => {
     expect(planShiftActions({ ...topUp, captured_at: new Date() }, settled, decision, false).creditTopUp).toBe(false)
     // A top-up is no payment of its own: nothing is authorized, captured or canceled for it.
     expect(planShiftActions(topUp, settled, decision, true)).toMatchObject({ authorize: false, capture: false, cancelExpired: false })
+  })
+})
+
+describe("a payment that takes no more money", () => {
+  const waiting = { status: "settled", flags: { underpaid: "25" } }
+  it("is closed once its order was placed or canceled, never while it only waits for the rest", () => {
+    expect(paymentClosed(waiting)).toBe(false)
+    expect(paymentClosed({ ...waiting, authorized_at: new Date() })).toBe(true)
+    // An order placed before payment and canceled: a top-up for it is refunded, never credited.
+    expect(paymentClosed({ ...waiting, order_canceled_at: new Date() })).toBe(true)
   })
 })
