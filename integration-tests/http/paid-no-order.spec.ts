@@ -47,8 +47,9 @@ medusaIntegrationTestRunner({
       const checkoutId = session.data.checkout_id as string | undefined
       // A hosted checkout's shift exists once the payer picks a coin on its page.
       const shiftId = checkoutId ? (await env.control.payCheckout(checkoutId, "BTC", "bitcoin")).id : (session.data.shift_id as string)
-      await env.control.deposit(shiftId)
+      // Sold out before the deposit is even seen: no read of it, early or late, can place the order.
       await setStock(container, store.inventoryItemId!, 0)
+      await env.control.deposit(shiftId)
       await env.control.setStatus(shiftId, "processing")
       // As the job does: ticks until one has tried to place the order (a tick may find the shift, recorded
       // by the subscriber of its creation, still being written, and leave it to the next).
