@@ -4,6 +4,12 @@
 /** Money a payment shift received that no order holds (an admin's "Refund via shift"). */
 export const heldRefundId = (ledgerId: string) => `held_${ledgerId}`
 
+/** What a row marked held gives back through its refund (`held_amount`, kept with the mark). */
+export function heldAmount(row: { id: string; flags: Record<string, unknown> | null }): string | null {
+  const amount = row.flags?.held_amount
+  return row.flags?.held_refund === heldRefundId(row.id) && typeof amount === "string" ? amount : null
+}
+
 /** What a payment shift received above the amount due (`overpayment: "refund"`). */
 export const excessRefundId = (ledgerId: string) => `excess_${ledgerId}`
 

@@ -1,5 +1,6 @@
 import type { ShiftActionKind } from "../../modules/crypto-swap/models/swap-shift-action"
 import type { ShiftActionPlan } from "../../lib/shift/shift-actions"
+import { heldAmount } from "../../lib/shift/refund-ids"
 import type { ShiftAction, ShiftActionFailure } from "./shift-action"
 import { authorizePayment, paidNoOrder } from "./authorize-payment"
 import { capturePayment } from "./capture-payment"
@@ -38,7 +39,7 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
   { kind: "credit_top_up", planned: "creditTopUp", run: creditTopUp },
   { kind: "settle_underpayment", planned: "settleUnderpayment", run: settleUnderpayment },
   // After the capture, or once the money is counted as given back (owed, or its refund recorded).
-  { kind: "refund_excess", planned: "refundExcess", run: refundExcess, ready: (row) => Boolean(row.captured_at || row.refund_owed || row.flags?.held_amount), repeats: true },
+  { kind: "refund_excess", planned: "refundExcess", run: refundExcess, ready: (row) => Boolean(row.captured_at || row.refund_owed || heldAmount(row)), repeats: true },
 ]
 
 export type { ShiftAction, ShiftActionFailure, ShiftActionResult } from "./shift-action"

@@ -1,9 +1,8 @@
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { addDecimals, compareDecimals, subtractDecimals } from "../../lib/money"
-import { excessRefundId } from "../../lib/shift/refund-ids"
+import { excessRefundId, heldAmount } from "../../lib/shift/refund-ids"
 import { excessToGiveBack } from "../../lib/shift/shift-actions"
 import { recordRefund } from "../steps/record-refund"
-import { heldAmount } from "../steps/refund-held-money"
 import type { ShiftAction } from "./shift-action"
 
 /**

@@ -5,7 +5,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { assertRefundMemoAllowed } from "../../lib/refund-destination"
 import { decideLedgerRow } from "../../lib/shift/ledger-fields"
-import { heldRefundId } from "../../lib/shift/refund-ids"
+import { heldAmount, heldRefundId } from "../../lib/shift/refund-ids"
 import { recordRefund } from "./record-refund"
 import { markSessionGivenBack } from "./payment-credit"
 import { refundInsteadOfOrder } from "./refund-instead-of-order"
@@ -29,11 +29,6 @@ export async function refundHeldShift(ledger: CryptoSwapModuleService, row: Ledg
   return refundId
 }
 
-/** What a row marked held gives back through its refund (`held_amount`, kept with the mark). */
-export function heldAmount(row: Pick<LedgerRow, "id" | "flags">): string | null {
-  const amount = row.flags?.held_amount
-  return row.flags?.held_refund === heldRefundId(row.id) && typeof amount === "string" ? amount : null
-}
 
 /**
  * Money the store received that no Medusa payment captured (paid after the shopper switched coins,
