@@ -270,11 +270,18 @@ function running(pid) {
   }
 }
 
+// Every demo wrote this one before each database had its own: read once after an upgrade, then gone.
+const SHARED_MEDUSA_PID = path.join(DATA, "medusa.pid")
+
 /** A store server a killed demo left running (it has its own process group): stop that group. */
 async function stopLeftoverMedusa() {
-  if (!existsSync(MEDUSA_PID)) return
-  const pid = Number(readFileSync(MEDUSA_PID, "utf8"))
-  rmSync(MEDUSA_PID, { force: true })
+  for (const pidFile of [MEDUSA_PID, SHARED_MEDUSA_PID]) await stopServerOf(pidFile)
+}
+
+async function stopServerOf(pidFile) {
+  if (!existsSync(pidFile)) return
+  const pid = Number(readFileSync(pidFile, "utf8"))
+  rmSync(pidFile, { force: true })
   let cmdline = ""
   try {
     cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8")

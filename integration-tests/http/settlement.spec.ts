@@ -127,6 +127,9 @@ medusaIntegrationTestRunner({
         data: [session],
       } = await query.graph({ entity: "payment_session", fields: ["status"], filters: { id: row.payment_session_id } })
       expect(session.status).toBe("canceled")
+      // No new quote pays a canceled order: the shopper is told to order again.
+      const { data } = await api.get(`/store/crypto-swap/payment-sessions/${row.payment_session_id}?cart_id=${cart.id}`, shop.headers)
+      expect(data.payment).toMatchObject({ headline: "This payment request has expired", next_step: expect.stringContaining("place a new order") })
     })
 
     it("stops the payment of an order placed before payment that is canceled before any deposit", async () => {

@@ -158,13 +158,23 @@ const SENT_BACK_BECAUSE: Record<string, MessageKey> = {
 }
 
 /**
+ * The order was canceled for its expired payment (cancel-expired-payment cancels the payment, then its
+ * order), not by the merchant before the payment expired (the payment is canceled after its order).
+ */
+function canceledOnExpiry(row: LedgerRowView): boolean {
+  return Boolean(row.canceled_at && row.order_canceled_at && new Date(row.order_canceled_at) >= new Date(row.canceled_at))
+}
+
+/**
  * What a payment page says. A deposit the service sends back says why, and how to pay again: a fixed
  * rate is requoted in one action (the store route `requote`), anything else starts over from the cart.
  */
 function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: ShopperText; next_step: ShopperText } {
   const because = (stage === "refund" || stage === "refunded") && row.issue ? SENT_BACK_BECAUSE[row.issue] : undefined
   // An order canceled before anything was paid (placed before payment): its address is about to close.
+  // One the store canceled because its payment expired says how to buy again (no quote pays a canceled order).
   if (row.order_canceled_at && (stage === "awaiting_deposit" || stage === "expired")) {
+    if (stage === "expired" && canceledOnExpiry(row)) return { headline: headline(stage), next_step: text("view.next.expired_order_canceled") }
     return { headline: text("view.headline.order_canceled"), next_step: text("view.next.order_canceled") }
   }
   // Money no order holds: whatever it settled to, what the shopper hears first is that it comes back.
@@ -243,8 +253,8 @@ export async function paymentView(
 ) {
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null
   const address = row.deposit_address
-  // Only a page still waiting for the deposit shows how to pay: nothing else needs the listing.
-  const payable = stage === "awaiting_deposit" && address && row.deposit_coin && row.deposit_network ? address : null
+  // Only a page still waiting for the deposit of an order not canceled shows how to pay: nothing else needs the listing.
+  const payable = stage === "awaiting_deposit" && !row.order_canceled_at && address && row.deposit_coin && row.deposit_network ? address : null
   const wallet = payable
     ? walletLink({
         coin: row.deposit_coin!,

@@ -36,6 +36,7 @@ export const de: Messages = {
   "view.next.refunded": "Sie müssen nichts tun: Die Erstattung wurde an Ihre Erstattungsadresse gesendet.",
   "view.next.expired_requote": "Fordern Sie ein neues Angebot an, um erneut zu bezahlen. Senden Sie kein Geld an die alte Adresse.",
   "view.next.expired_restart": "Starten Sie eine neue Zahlung aus Ihrem Warenkorb. Senden Sie kein Geld an die alte Adresse.",
+  "view.next.expired_order_canceled": "Es ist nichts rechtzeitig eingegangen, daher wurde die Bestellung storniert. Um diese Artikel zu kaufen, geben Sie eine neue Bestellung auf. Senden Sie kein Geld an die alte Adresse.",
   "view.next.refund_owed": "Diese Zahlung bezahlt keine Bestellung mehr: Der Shop erstattet Ihnen, was Sie gesendet haben.",
   "view.next.order_canceled": "Diese Bestellung wurde storniert: Senden Sie nichts dafür.",
   "view.next.held_refunding": "Sie müssen nichts tun: Ihr gesendeter Betrag wird an Ihre Erstattungsadresse zurückgezahlt.",

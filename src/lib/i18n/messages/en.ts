@@ -38,6 +38,7 @@ export const en = {
   "view.next.refunded": "Nothing to do: the refund was sent to your refund address.",
   "view.next.expired_requote": "Request a new quote to pay again. Do not send funds to the old address.",
   "view.next.expired_restart": "Start a new payment from your cart. Do not send funds to the old address.",
+  "view.next.expired_order_canceled": "Nothing arrived in time, so the order was canceled. To buy these items, place a new order. Do not send funds to the old address.",
   "view.next.refund_owed": "This payment no longer pays an order: the store will refund what you sent.",
   "view.next.order_canceled": "This order was canceled: do not send anything for it.",
   "view.next.held_refunding": "Nothing to do: what you sent is being refunded to your refund address.",

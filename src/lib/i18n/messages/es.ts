@@ -36,6 +36,7 @@ export const es: Messages = {
   "view.next.refunded": "No tiene que hacer nada: el reembolso se envió a su dirección de reembolso.",
   "view.next.expired_requote": "Solicite una nueva cotización para volver a pagar. No envíe fondos a la dirección anterior.",
   "view.next.expired_restart": "Inicie un nuevo pago desde su carrito. No envíe fondos a la dirección anterior.",
+  "view.next.expired_order_canceled": "No llegó nada a tiempo, por lo que el pedido fue cancelado. Para comprar estos artículos, haga un nuevo pedido. No envíe fondos a la dirección anterior.",
   "view.next.refund_owed": "Este pago ya no paga ningún pedido: la tienda le reembolsará lo que envió.",
   "view.next.order_canceled": "Este pedido fue cancelado: no envíe nada por él.",
   "view.next.held_refunding": "No tiene que hacer nada: lo que envió se está reembolsando a su dirección de reembolso.",

@@ -36,6 +36,7 @@ export const fr: Messages = {
   "view.next.refunded": "Rien à faire : le remboursement a été envoyé à votre adresse de remboursement.",
   "view.next.expired_requote": "Demandez un nouveau devis pour payer à nouveau. N’envoyez pas de fonds à l’ancienne adresse.",
   "view.next.expired_restart": "Lancez un nouveau paiement depuis votre panier. N’envoyez pas de fonds à l’ancienne adresse.",
+  "view.next.expired_order_canceled": "Rien n’est arrivé à temps, la commande a donc été annulée. Pour acheter ces articles, passez une nouvelle commande. N’envoyez pas de fonds à l’ancienne adresse.",
   "view.next.refund_owed": "Ce paiement ne règle plus aucune commande : la boutique vous remboursera ce que vous avez envoyé.",
   "view.next.order_canceled": "Cette commande a été annulée : n’envoyez rien pour elle.",
   "view.next.held_refunding": "Rien à faire : ce que vous avez envoyé est remboursé à votre adresse de remboursement.",

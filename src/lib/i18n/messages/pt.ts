@@ -36,6 +36,7 @@ export const pt: Messages = {
   "view.next.refunded": "Nada a fazer: o reembolso foi enviado para o seu endereço de reembolso.",
   "view.next.expired_requote": "Solicite uma nova cotação para pagar novamente. Não envie fundos para o endereço antigo.",
   "view.next.expired_restart": "Inicie um novo pagamento a partir do seu carrinho. Não envie fundos para o endereço antigo.",
+  "view.next.expired_order_canceled": "Nada chegou a tempo, por isso o pedido foi cancelado. Para comprar estes itens, faça um novo pedido. Não envie fundos para o endereço antigo.",
   "view.next.refund_owed": "Este pagamento não paga mais nenhum pedido: a loja reembolsará o que você enviou.",
   "view.next.order_canceled": "Este pedido foi cancelado: não envie nada para ele.",
   "view.next.held_refunding": "Nada a fazer: o que você enviou está sendo reembolsado para o seu endereço de reembolso.",

@@ -98,6 +98,8 @@ describe("planShiftActions", () => {
     // above the estimate owed is not new money.
     expect(plan({ refund_owed: "45", overpayment_tolerance_percent: "1" }, settled("45.4")).refundExcess).toBe(false)
     expect(plan({ refund_owed: "45", overpayment_tolerance_percent: "1" }, settled("48")).refundExcess).toBe(true)
+    // A held amount is what had settled, exactly: any deposit after it is new money, however small.
+    expect(plan({ ...held, overpayment_tolerance_percent: "1" }, settled("25.4"))).toMatchObject({ refundExcess: true, flags: { paid_after_given_back: "0.4" } })
     // A deposit still on its way neither clears what was flagged nor announces it again once settled.
     const inFlight = { status: "multiple", type: "variable", deposits: [{ status: "settled" }, { status: "processing" }] }
     expect(plan({ refund_owed: "45", flags: { paid_after_given_back: "3" } }, inFlight, false).flags).toMatchObject({ paid_after_given_back: "3" })

@@ -1,0 +1,53 @@
+import { paymentView } from "../payment-view"
+
+// What the shopper's page says and shows for an order canceled around its payment (placed before payment).
+
+const catalogue = { get: async () => [] }
+const waiting = {
+  status: "waiting",
+  issue: null,
+  type: "fixed",
+  deposit_coin: "BTC",
+  deposit_network: "bitcoin",
+  deposit_address: "bc1qcanceled",
+  deposit_memo: null,
+  deposit_amount: "0.001",
+  deposit_min: null,
+  deposit_max: null,
+  settle_coin: "USDC",
+  settle_network: "ethereum",
+  settle_amount: "50",
+  rate: "50000",
+  expires_at: null,
+  deposit_hash: null,
+  settle_hash: null,
+  refund_address: null,
+  order_id: "order_1",
+  flags: null,
+}
+
+describe("the page of an order canceled before its payment", () => {
+  it("shows no way to pay while the service has not closed the address yet", async () => {
+    const view = await paymentView({ ...waiting, order_canceled_at: new Date("2026-11-27T10:00:00Z") }, "awaiting_deposit", catalogue)
+    expect(view).toMatchObject({ headline: "Order canceled", payment_uri: null, wallet_uri: null, qr_svg: null, qr_alt: null })
+  })
+
+  it("says the order is canceled once the shift the store canceled for it expired", async () => {
+    const row = { ...waiting, status: "expired", order_canceled_at: new Date("2026-11-27T10:00:00Z"), canceled_at: new Date("2026-11-27T10:06:00Z") }
+    expect(await paymentView(row, "expired", catalogue)).toMatchObject({
+      headline: "Order canceled",
+      next_step: "This order was canceled: do not send anything for it.",
+    })
+  })
+
+  it("tells the shopper whose unpaid order the store canceled on expiry to order again, not to requote", async () => {
+    // The expired payment is canceled first, then its order (cancel-expired-payment).
+    const row = { ...waiting, status: "expired", canceled_at: new Date("2026-11-27T10:15:00Z"), order_canceled_at: new Date("2026-11-27T10:15:01Z") }
+    const view = await paymentView(row, "expired", catalogue)
+    expect(view).toMatchObject({
+      headline: "This payment request has expired",
+      next_step: "Nothing arrived in time, so the order was canceled. To buy these items, place a new order. Do not send funds to the old address.",
+      qr_svg: null,
+    })
+  })
+})
