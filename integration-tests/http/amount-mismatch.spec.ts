@@ -338,6 +338,18 @@ medusaIntegrationTestRunner({
     const view = async (sessionId: string, cartId: string) =>
       (await api.get(`/store/crypto-swap/payment-sessions/${sessionId}?cart_id=${cartId}`, shop.headers)).data.payment
 
+    /** The shopper pays a top-up's estimate; answers the order once the job captured its payment. */
+    async function payTopUp(container: ReturnType<typeof getContainer>, topUpShift: string, estimate: string, cartId: string) {
+      await env.control.deposit(topUpShift, { amount: estimate })
+      await env.control.walk(topUpShift, ["processing", "settling", "settled"])
+      let order = await orderWithPayments(container, cartId)
+      for (let tick = 0; tick < 5 && !order?.payments?.[0]?.captured_at; tick++) {
+        await reconcile(container)
+        order = await orderWithPayments(container, cartId)
+      }
+      return order
+    }
+
     it("lets an underpaid shopper pay the rest through a top-up, and places the order once the settled amounts cover it", async () => {
       const { container, cart, session, row } = await settledShort(PROVIDERS.default)
       const missing = new BigNumber(session.data.amount).minus(row.settle_amount!).toFixed()
@@ -359,16 +371,9 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
 
-      const topUpShift = topUps[0].shift_id!
       // What the page tells the shopper to send for the rest, fees included.
       expect(data.payment.top_up.deposit.estimate).toMatch(/^\d+(\.\d+)?$/)
-      await env.control.deposit(topUpShift, { amount: data.payment.top_up.deposit.estimate })
-      await env.control.walk(topUpShift, ["processing", "settling", "settled"])
-      let order = await orderWithPayments(container, cart.id)
-      for (let tick = 0; tick < 5 && !order?.payments?.[0]?.captured_at; tick++) {
-        await reconcile(container)
-        order = await orderWithPayments(container, cart.id)
-      }
+      const order = await payTopUp(container, topUps[0].shift_id!, data.payment.top_up.deposit.estimate, cart.id)
       expect(order!.payments).toHaveLength(1)
       expect(order!.payments[0].captures.map((capture: any) => Number(capture.amount))).toEqual([Number(session.data.amount)])
       const paid = await ledgerRow(container, { id: row.id })
@@ -378,6 +383,30 @@ medusaIntegrationTestRunner({
       const { data: shifts } = await api.get(`/admin/crypto-swap/orders/${order!.id}`, admin)
       expect(shifts.shifts.map((shift: any) => shift.id).sort()).toEqual([row.id, topUps[0].id].sort())
       expect((await view(session.id, cart.id)).stage).toBe("settled")
+    })
+
+    it("gives back a deposit the shopper sends again to a credited top-up's address, never counting it toward the order", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.default)
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: row.id })
+      const order = await payTopUp(container, topUp.shift_id!, data.payment.top_up.deposit.estimate, cart.id)
+      expect(order!.payments[0].captured_at).toBeTruthy()
+      const credited = (await ledgerRow(container, { id: row.id })).credit
+
+      // Days later the shopper pays the top-up's variable address again (the overpayment policy keeps excess).
+      const again = await paidAgainLater(container, topUp, await depositWorth("20", "1"))
+      const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: topUp.shift_id })
+      expect(refunds.map((refund) => [refund.refund_id, refund.amount_due, refund.refund_address])).toEqual([[`excess_${topUp.id}`, again, ETH_REFUND]])
+      expect(await ledgerRow(container, { id: topUp.id })).toMatchObject({ flags: expect.objectContaining({ paid_after_credit: again }) })
+      // The order keeps what it was paid: the payment's credit and capture are as they were.
+      expect((await ledgerRow(container, { id: row.id })).credit).toBe(credited)
+      const after = await orderWithPayments(container, cart.id)
+      expect(after!.payments[0].captures).toHaveLength(1)
+
+      // Read again: nothing more is owed.
+      await dayLater(container, topUp.id)
+      await reconcile(container)
+      expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: topUp.shift_id })).toHaveLength(1)
     })
 
     it("holds an underpayment for the merchant once the window passes with no top-up, and places the order when the admin accepts it", async () => {

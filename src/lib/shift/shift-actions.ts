@@ -160,25 +160,33 @@ export function givenBackToShopper(row: { refund_owed?: string | null; flags?: R
 }
 
 /**
- * What settled on a payment given back beyond the part already owed or refunded: a deposit sent again to
- * its variable address. No order will hold it, so it all goes back, whatever the overpayment policy.
- * Null while nothing was counted yet (an admin's refund instead, before its money settled).
+ * A top-up whose money was counted: credited to its payment, or refunded because the payment could take no
+ * more (both set `captured_at`). A later deposit to its variable address is nobody's order's.
  */
-function settledBeyondGivenBack(row: Pick<ShiftActionState, "refund_owed" | "flags">, settledAmount: string | undefined): string | null {
-  const counted = row.refund_owed ?? (typeof row.flags?.held_amount === "string" ? row.flags.held_amount : null)
+const countedTopUp = (row: Pick<ShiftActionState, "kind" | "captured_at">) => row.kind === "top_up" && Boolean(row.captured_at)
+
+/**
+ * What settled on a row beyond the part already counted: owed back, held for a refund, or (a top-up)
+ * credited to its payment. A deposit sent again to its variable address: no order will hold it, so it all
+ * goes back, whatever the overpayment policy. Null while nothing was counted yet (an admin's refund
+ * instead, before its money settled; a top-up credited before its credit was recorded).
+ */
+function settledBeyondCounted(row: Pick<ShiftActionState, "refund_owed" | "flags">, settledAmount: string | undefined): string | null {
+  const flagged = (name: string) => (typeof row.flags?.[name] === "string" ? (row.flags[name] as string) : null)
+  const counted = row.refund_owed ?? flagged("held_amount") ?? flagged("credited_amount")
   if (!counted || !settledAmount || compareDecimals(settledAmount, counted) <= 0) return null
   return subtractDecimals(settledAmount, counted)
 }
 
 /**
  * What the ledger gives back through excess refunds, in all: above the amount due of a captured payment,
- * or all that arrived after a payment's money was being given back.
+ * or all that arrived after a payment's money was being given back or a top-up's was counted.
  */
 export function excessToGiveBack(
-  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags">,
+  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags" | "captured_at">,
   decision: Pick<StatusDecision, "settledAmount" | "excessAmount">
 ): string | null {
-  if (row.kind === "payment" && givenBackToShopper(row)) return settledBeyondGivenBack(row, decision.settledAmount)
+  if ((row.kind === "payment" && givenBackToShopper(row)) || countedTopUp(row)) return settledBeyondCounted(row, decision.settledAmount)
   return decision.excessAmount ?? null
 }
 
@@ -226,16 +234,19 @@ export function planShiftActions(
     flags.underpaid_since = null
   }
   const givenBack = row.kind === "payment" && givenBackToShopper(row)
+  // Money no order holds beyond what was counted: everything after a payment was given back, or a top-up counted.
+  const beyondCounted = givenBack || countedTopUp(row)
   const excess = excessToGiveBack(row, decision)
-  // More money after the capture, or after the payment was given back: the shopper paid the variable
-  // address again (refunded or kept, the merchant hears of it). Judged only once all of it settled.
-  const paidAgain = (flag: "overpaid" | "paid_after_given_back") => {
+  // More money after the capture, after the payment was given back or after a top-up was counted: the
+  // shopper paid the variable address again (refunded or kept, the merchant hears of it). Judged only
+  // once all of it settled.
+  const paidAgain = (flag: "overpaid" | "paid_after_given_back" | "paid_after_credit") => {
     const before = typeof row.flags?.[flag] === "string" ? (row.flags[flag] as string) : "0"
     if ((row.captured_at || givenBack) && excess && compareDecimals(excess, before) > 0) events.push("crypto-swap.shift.paid_again")
     flags[flag] = excess
   }
-  if (givenBack && decision.settledAmount) paidAgain("paid_after_given_back")
-  else if (!givenBack && decision.stage === "settled") paidAgain("overpaid")
+  if (beyondCounted && decision.settledAmount) paidAgain(givenBack || row.flags?.held_refund ? "paid_after_given_back" : "paid_after_credit")
+  else if (!beyondCounted && decision.stage === "settled") paidAgain("overpaid")
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true
 
@@ -275,11 +286,11 @@ export function planShiftActions(
     payment && Boolean(row.payment_canceled && row.authorized_at) && !row.refund_owed && decision.stage === "underpaid" && Boolean(decision.settledAmount)
   const excessGivenBack = typeof row.flags?.excess_refunded === "string" ? row.flags.excess_refunded : "0"
   // Each part given back is above the overpayment tolerance: a smaller one costs more than it is worth. Money
-  // no order holds goes back whatever the overpayment policy: all of it beyond a held amount (what had settled,
-  // exactly), beyond an amount owed only above the tolerance (a settlement's final figure may differ that
+  // no order holds goes back whatever the overpayment policy: all of it beyond a held or credited amount (what
+  // had settled, exactly), beyond an amount owed only above the tolerance (a settlement's final figure may differ that
   // little from the estimate it was recorded at).
-  const givenBackTolerance = row.refund_owed ? row.overpayment_tolerance_percent ?? "0" : "0"
-  const tolerance = givenBack ? givenBackTolerance : row.excess_refund_tolerance_percent ?? null
+  const countedTolerance = row.refund_owed ? row.overpayment_tolerance_percent ?? "0" : "0"
+  const tolerance = beyondCounted ? countedTolerance : row.excess_refund_tolerance_percent ?? null
   const due = row.amount_due ?? "0"
   const dust = tolerance === null ? null : subtractDecimals(morePercent(due, tolerance), due)
   const excessOwed = dust !== null && compareDecimals(subtractDecimals(excess ?? "0", excessGivenBack), dust) > 0
@@ -302,7 +313,7 @@ export function planShiftActions(
       Boolean(decision.settledAmount) &&
       !row.authorized_at &&
       Boolean(windowEnd && windowEnd <= now),
-    refundExcess: (captures || givenBack) && excessOwed,
+    refundExcess: (captures || beyondCounted) && excessOwed,
     flags,
     events,
   }

@@ -67,9 +67,12 @@ function busiestDeposit(deposits: ReadonlyArray<{ status: string }>): string {
   return statuses.find((status) => IN_FLIGHT.has(status)) ?? (statuses.includes("review") ? "review" : statuses.find((status) => REFUND.has(status)) ?? "settled")
 }
 
-/** A payment's variable address still takes deposits: a shopper may pay it again after the payment is over. */
+/**
+ * A payment's or a top-up's variable address still takes deposits: a shopper may pay it again after the
+ * payment is over or the top-up counted.
+ */
 function addressOpen(shift: { kind?: string | null; type?: string | null; status: string; expiresAt?: Date | string | null }, now: Date): boolean {
-  return shift.kind === "payment" && shift.type === "variable" && shift.status !== "expired" && Boolean(shift.expiresAt) && new Date(shift.expiresAt!) > now
+  return (shift.kind === "payment" || shift.kind === "top_up") && shift.type === "variable" && shift.status !== "expired" && Boolean(shift.expiresAt) && new Date(shift.expiresAt!) > now
 }
 
 /** What the cadence reads of a ledger row, as recorded or about to be. */

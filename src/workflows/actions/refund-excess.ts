@@ -8,7 +8,8 @@ import type { ShiftAction } from "./shift-action"
 /**
  * Gives back what a captured payment settled above the amount due (`overpayment: "refund"`): the
  * overpayment at capture, then each deposit the shopper sends again to the variable address; or, for a
- * payment whose money is owed back or refunded, every deposit sent to it after that. Each part is one
+ * payment whose money is owed back or refunded, or a top-up credited or refunded, every deposit sent to it
+ * after that. Each part is one
  * refund the ledger owes, made into a refund shift by the sync like any other; what was recorded already
  * is counted from the ledger's refunds, so a repeat after a crash records nothing twice.
  */

@@ -12,6 +12,11 @@ export function creditedTopUps(payment: { flags: Record<string, unknown> | null 
   return Array.isArray(payment.flags?.credited_top_ups) ? (payment.flags!.credited_top_ups as string[]) : []
 }
 
+/** What a top-up counted toward its payment, once credited (`credited_amount`). */
+function creditedAmount(topUp: { flags: Record<string, unknown> | null }): string | null {
+  return typeof topUp.flags?.credited_amount === "string" ? topUp.flags.credited_amount : null
+}
+
 /**
  * The payment's credit (what its credited top-ups settled, whatever their status says, and a shortfall the
  * merchant accepted) copied into its session's data, where the provider decides from it, and into the data
@@ -65,7 +70,18 @@ export async function applyPaymentCredit(container: MedusaContainer, payment: Le
   const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), payment.provider_id!)
   const counted = [...new Set([...creditedTopUps(payment), ...(topUpId ? [topUpId] : [])])]
   const topUps = counted.length ? await ledger.listSwapShifts({ id: counted }) : []
-  const amounts = topUps.map((topUp) => decideLedgerRow(topUp, options).settledAmount).filter((amount): amount is string => Boolean(amount))
+  // Each top-up counts what it had settled when first counted, kept on its row before the payment's credit
+  // is written (a retry after a crash keeps it): a deposit sent to its address later is no order's money,
+  // refunded by the top-up's own sync.
+  const amounts: string[] = []
+  for (const topUp of topUps) {
+    const amount = creditedAmount(topUp) ?? decideLedgerRow(topUp, options).settledAmount
+    if (!amount) continue
+    if (topUp.id === topUpId && !creditedAmount(topUp)) {
+      await ledger.updateSwapShifts({ id: topUp.id, flags: { ...(topUp.flags ?? {}), credited_amount: amount } })
+    }
+    amounts.push(amount)
+  }
   if (typeof payment.flags?.accepted_short === "string") amounts.push(payment.flags.accepted_short)
   const total = addDecimals("0", ...amounts)
   const credit = compareDecimals(total, "0") > 0 ? total : null

@@ -105,6 +105,22 @@ describe("planShiftActions", () => {
     expect(plan({ refund_owed: "45", flags: { paid_after_given_back: "3" } }, inFlight, false).flags).toMatchObject({ paid_after_given_back: "3" })
   })
 
+  it("gives back whole what arrives at a top-up's address after it was credited or refunded, and nothing before", () => {
+    const settled = (amount: string) => ({ status: "settled", type: "variable", settleAmount: amount })
+    const topUp = { kind: "top_up" as const, amount_due: "20", overpayment_tolerance_percent: "1", excess_refund_tolerance_percent: null }
+    // Credited 20; the shopper sent 0.1 more to the same address: all of it goes back, whatever the policy.
+    const credited = { ...topUp, captured_at: new Date(), flags: { credited_amount: "20" } }
+    expect(plan(credited, settled("20.1"))).toMatchObject({ refundExcess: true, creditTopUp: false, flags: { paid_after_credit: "0.1" } })
+    expect(plan(credited, settled("20.1")).events).toContain("crypto-swap.shift.paid_again")
+    expect(plan(credited, settled("20"))).toMatchObject({ refundExcess: false, flags: { paid_after_credit: null } })
+    // Refunded because its payment took no more: what arrives later goes back apart from the held amount.
+    const held = { ...topUp, captured_at: new Date(), flags: { held_refund: "held_x", held_amount: "20" } }
+    expect(plan(held, settled("35"))).toMatchObject({ refundExcess: true, flags: { paid_after_given_back: "15" } })
+    // Before its credit, a top-up's money is its payment's (credited whole), and one credited before its amount was kept is not judged.
+    expect(plan(topUp, settled("20.1"))).toMatchObject({ creditTopUp: true, refundExcess: false })
+    expect(plan({ ...topUp, captured_at: new Date() }, settled("20.1")).refundExcess).toBe(false)
+  })
+
   it("never places or captures money an admin is already giving back through a refund shift", () => {
     const held = { flags: { held_refund: "csshift_refund" } }
     expect(plan(held, { status: "processing", type: "variable", settleAmount: "50" })).toMatchObject({ authorize: false, capture: false })
@@ -291,10 +307,11 @@ describe("nextSyncAt", () => {
     expect(after({ ...base, status: "expired", terminal: true })).toBeNull()
   })
 
-  it("watches a finished variable payment's address until it expires, for a deposit sent to it again", () => {
+  it("watches a finished variable payment's or top-up's address until it expires, for a deposit sent to it again", () => {
     const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000)
     const over = { ...base, terminal: true, kind: "payment", type: "variable" }
     expect(after({ ...over, status: "settled", expiresAt: inDays(6) })).toBe(3600)
+    expect(after({ ...over, kind: "top_up", status: "settled", expiresAt: inDays(6) })).toBe(3600)
     expect(after({ ...over, status: "multiple", expiresAt: inDays(6) })).toBe(3600)
     // An underpayment's wake-up comes first when sooner.
     expect(after({ ...over, status: "settled", expiresAt: inDays(6), wakeAt: new Date(now.getTime() + 60_000) })).toBe(60)
