@@ -453,6 +453,19 @@ medusaIntegrationTestRunner({
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
       await reconcile(container)
       expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })).toHaveLength(1)
+      expect(await view(session.id, cart.id)).toMatchObject({ headline: "Refund pending" })
+
+      // The merchant funds the refund shift; once the service paid the shopper, the page says so.
+      await env.control.deposit(refunds[0].shift_id!)
+      await env.control.walk(refunds[0].shift_id!, ["processing", "settling", "settled"])
+      await ledgerOf(container).updateSwapShifts({ id: refunds[0].id, next_sync_at: new Date() })
+      await reconcile(container)
+      const sent = env.sandbox.getShift(refunds[0].shift_id!)
+      expect(await view(session.id, cart.id)).toMatchObject({
+        headline: "Your payment was refunded",
+        next_step: "Nothing to do: the refund was sent to your refund address.",
+        transactions: { refund: { hash: sent.settleHash, url: expect.any(String) } },
+      })
     })
 
     it("gives back a deposit sent again to the address of an underpayment already refunded, even one that covers the rest", async () => {

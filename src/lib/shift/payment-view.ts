@@ -47,6 +47,8 @@ type LedgerRowView = {
   flags: Record<string, unknown> | null
   /** `deposits[]` of a `multiple` shift, as the service gave them. */
   deposits?: unknown
+  /** Money given back whose refunds all reached the shopper: the last one's transaction (the store routes read it). */
+  refund_sent?: { settle_hash: string | null; settle_network: string | null } | null
 }
 
 type DepositLike = { status?: string; depositHash?: string | null }
@@ -179,6 +181,7 @@ function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: Sh
   }
   // Money no order holds: whatever it settled to, what the shopper hears first is that it comes back.
   if ((row.refund_owed || row.flags?.held_refund) && (stage === "settled" || stage === "underpaid")) {
+    if (row.refund_sent) return { headline: text("view.headline.refunded"), next_step: text("view.next.refunded") }
     return { headline: text("view.headline.given_back"), next_step: nextStep(stage, row) }
   }
   if (!because) return { headline: headline(stage), next_step: nextStep(stage, row) }
@@ -230,6 +233,16 @@ function refundWording(stage: PaymentStage, row: LedgerRowView): { headline: str
     default:
       return sayWording({ headline: headline(stage), next_step: nextStep(stage, row) }, english)
   }
+}
+
+/**
+ * The transaction that paid the shopper back: the service's own refund of the deposit (sent on the deposit
+ * network), or the last refund shift of money given back.
+ */
+function refundTransaction(row: LedgerRowView, refunding: boolean) {
+  if (row.settle_hash && refunding) return { hash: row.settle_hash, url: explorerTxUrl(row.deposit_network, row.settle_hash) }
+  const sent = row.refund_sent
+  return sent?.settle_hash ? { hash: sent.settle_hash, url: explorerTxUrl(sent.settle_network, sent.settle_hash) } : null
 }
 
 /** The QR code's text alternative: what a shopper who can't see it needs to pay (coin, amount, address). */
@@ -310,8 +323,7 @@ export async function paymentView(
       deposit: depositHash ? { hash: depositHash, url: explorerTxUrl(row.deposit_network, depositHash) } : null,
       settle:
         row.settle_hash && !refunding ? { hash: row.settle_hash, url: explorerTxUrl(row.settle_network, row.settle_hash) } : null,
-      refund:
-        row.settle_hash && refunding ? { hash: row.settle_hash, url: explorerTxUrl(row.deposit_network, row.settle_hash) } : null,
+      refund: refundTransaction(row, refunding),
     },
     sweep_note: evm && depositHash ? say(text("view.sweep_note")) : null,
     refund: { address_needed: addressNeeded(row), address: row.refund_address },

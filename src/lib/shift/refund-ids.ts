@@ -20,3 +20,6 @@ export const excessRefundId = (ledgerId: string) => `excess_${ledgerId}`
 export const OPEN_REFUND_STATUSES = [
   "address_needed", "creating", "waiting", "pending", "processing", "settling", "review", "expired", "refund", "refunding", "refunded",
 ]
+
+/** A refund in one of these reached the shopper: the service paid it, or the merchant did by other means. */
+export const SENT_REFUND_STATUSES = ["settled", "paid_manually"]

@@ -7,9 +7,12 @@ import { syncShiftWorkflow } from "../../../workflows/sync-shift"
 import { decideLedgerRow } from "../../../lib/shift/ledger-fields"
 import { knownLedgerRow, sessionLedgerFilter } from "../../../lib/shift/session-ledger-row"
 import { paymentView } from "../../../lib/shift/payment-view"
+import { SENT_REFUND_STATUSES } from "../../../lib/shift/refund-ids"
 import { shopperError, text, type Say } from "../../../lib/i18n"
 import { parseInput } from "../../parse-input"
 import { sessionIdSchema } from "./validators"
+
+type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
 
 const notFound = () => shopperError(MedusaError.Types.NOT_FOUND, text("store.session_not_found"))
 /** However many pages poll, the service is read at most once per this long per session. */
@@ -119,9 +122,26 @@ export async function recordViewed(ledger: CryptoSwapModuleService, rows: Array<
   if (stale.length) await ledger.updateSwapShifts(stale.map((row) => ({ id: row.id, last_viewed_at: new Date(now) })))
 }
 
+/**
+ * Money a payment gives back (owed or held) whose refunds, its top-ups' included, all reached the shopper:
+ * the last one's transaction; null while one is still to be made or on its way.
+ */
+async function refundSent(ledger: CryptoSwapModuleService, row: LedgerRow) {
+  if (!(row.refund_owed || row.flags?.held_refund) || !row.shift_id) return null
+  const topUps = await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { select: ["shift_id"] })
+  const refunds = await ledger.listSwapShifts(
+    { kind: "refund", refund_of_shift_id: [row.shift_id, ...topUps.flatMap((topUp) => (topUp.shift_id ? [topUp.shift_id] : []))] },
+    { select: ["status", "settle_hash", "settle_network"], order: { created_at: "ASC" } }
+  )
+  if (!refunds.length || refunds.some((refund) => !SENT_REFUND_STATUSES.includes(refund.status))) return null
+  const last = refunds.at(-1)!
+  return { settle_hash: last.settle_hash, settle_network: last.settle_network }
+}
+
 /** What a payment page shows: the session, the payment in plain words, and the open top-up paying its rest. */
 export async function sessionView(scope: MedusaContainer, session: ShopperSession, provider: RegisteredProvider, cartId: string, say: Say) {
-  const { row, decision, topUp } = await currentPayment(scope, session, provider, cartId, PAGE_READ_CACHE_MS)
+  const { row: known, decision, topUp } = await currentPayment(scope, session, provider, cartId, PAGE_READ_CACHE_MS)
+  const row = { ...known, refund_sent: await refundSent(scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE), known) }
   const catalogue = catalogueFor(provider)
   return {
     payment_session: {

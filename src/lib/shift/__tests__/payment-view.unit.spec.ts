@@ -51,3 +51,22 @@ describe("the page of an order canceled before its payment", () => {
     })
   })
 })
+
+describe("the page of money given back", () => {
+  const settledShort = { ...waiting, status: "settled", type: "variable", deposit_network: "ethereum", flags: { held_refund: "held_1", held_amount: "25" }, refund_address: "0xrefund" }
+
+  it("says the refund is pending until all of it reached the shopper, then that it was sent, with its transaction", async () => {
+    expect(await paymentView(settledShort, "underpaid", catalogue)).toMatchObject({ headline: "Refund pending", transactions: { refund: null } })
+    const sent = await paymentView({ ...settledShort, refund_sent: { settle_hash: "0xabc", settle_network: "ethereum" } }, "underpaid", catalogue)
+    expect(sent).toMatchObject({
+      headline: "Your payment was refunded",
+      next_step: "Nothing to do: the refund was sent to your refund address.",
+      transactions: { refund: { hash: "0xabc", url: expect.stringContaining("0xabc") } },
+    })
+    // Paid back by other means: no transaction to show.
+    expect(await paymentView({ ...settledShort, refund_sent: { settle_hash: null, settle_network: null } }, "underpaid", catalogue)).toMatchObject({
+      headline: "Your payment was refunded",
+      transactions: { refund: null },
+    })
+  })
+})
