@@ -14,6 +14,8 @@ const KNOWN_FLAGS: Record<string, { label: string; color: BadgeColor }> = {
   accepted_short: { label: "Accepted short", color: "orange" },
   underpayment_settled: { label: "Short payment: wait for the rest over", color: "grey" },
   held_refund: { label: "Being refunded (no order)", color: "purple" },
+  paid_after_given_back: { label: "Paid again after it was given back: refunded", color: "orange" },
+  paid_after_credit: { label: "Top-up paid again after its credit: refunded", color: "orange" },
 }
 
 /** A raised flag's detail (an object or a string) as a tooltip: the badge stays short. */
@@ -32,7 +34,7 @@ function flagDetail(value: unknown): string | undefined {
  * show. `review` carries the service's issue, which is why it is the one worth reading at a glance.
  */
 /** Bookkeeping the plugin keeps among the flags (when a wait began, which top-ups it counted), not facts for the merchant. */
-const BOOKKEEPING = new Set(["underpaid_since", "top_up_at", "credited_top_ups"])
+const BOOKKEEPING = new Set(["underpaid_since", "top_up_at", "credited_top_ups", "held_amount", "credited_amount"])
 
 export function ShiftFlags({ shift }: { shift: Shift }) {
   const raised = Object.entries(shift.flags ?? {}).filter(([flag, value]) => Boolean(value) && !BOOKKEEPING.has(flag))
