@@ -146,6 +146,27 @@ medusaIntegrationTestRunner({
       expect(await ledgerRow(container, { id: refund[0].id })).toMatchObject({ status: "settled", terminal: true })
     })
 
+    it("keeps a refund paid by other means closed whatever its shift does since, and flags one funded anyway", async () => {
+      const container = getContainer()
+      const { payment, shiftId } = await settledOrder({ deposit_coin: "BTC", deposit_network: "bitcoin", refund_address: BTC_REFUND })
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+      const [refund] = await waitFor(
+        "the refund shift to be made",
+        () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId }),
+        (rows) => Boolean(rows[0]?.shift_id)
+      )
+      // Too young for the service to cancel it: the shift stays open there.
+      await api.post(`/admin/crypto-swap/shifts/${refund.id}/mark-refunded`, { note: "paid by bank transfer" }, admin)
+      const synced = await api.post(`/admin/crypto-swap/shifts/${refund.id}/sync`, {}, admin)
+      expect(synced.data.shift).toMatchObject({ status: "paid_manually", terminal: true })
+      expect((await failing(api.post(`/admin/crypto-swap/shifts/${refund.id}/renew-refund`, {}, admin))).status).toBe(400)
+
+      // Another admin funds it anyway: the shopper is paid twice, which the merchant is shown.
+      await env.control.deposit(refund.shift_id!)
+      await api.post(`/admin/crypto-swap/shifts/${refund.id}/sync`, {}, admin)
+      expect(await ledgerRow(container, { id: refund.id })).toMatchObject({ status: "paid_manually", flags: expect.objectContaining({ paid_twice: "pending" }) })
+    })
+
     it("waits for a refund address before making the refund shift, or records a manual refund", async () => {
       const container = getContainer()
       const first = await settledOrder()

@@ -5,7 +5,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
-import { awaitsOrderDecision, hasPromptActions, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
+import { awaitsOrderDecision, DEPOSIT_SEEN_STATUSES, hasPromptActions, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
 import { nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
@@ -98,6 +98,22 @@ export const recordShiftObservationStep = createStep(
         ),
       })
       return new StepResponse(NOTHING_TO_DO(observation, observation.error))
+    }
+
+    if (row.kind === "refund" && row.status === "paid_manually") {
+      // The merchant paid it by other means: the ledger keeps that (a sync reopening it would have the shopper
+      // paid again). A deposit to its shift anyway paid the shopper twice: flagged for the merchant.
+      const funded = DEPOSIT_SEEN_STATUSES.has(shift.status) ? shift.status : null
+      await ledger.updateSwapShifts({
+        id: row.id,
+        snapshot: shift as unknown as Record<string, unknown>,
+        flags: { ...(row.flags ?? {}), paid_twice: funded ?? row.flags?.paid_twice ?? null },
+        last_synced_at: now,
+        sync_failures: 0,
+        last_error: null,
+      })
+      if (funded && !row.flags?.paid_twice) container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: refund ${row.id} was marked paid by other means, and its refund shift was funded too (${funded})`)
+      return new StepResponse(NOTHING_TO_DO(observation))
     }
 
     const fields = ledgerFieldsFromShift(shift, row)

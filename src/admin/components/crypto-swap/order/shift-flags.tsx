@@ -16,6 +16,8 @@ const KNOWN_FLAGS: Record<string, { label: string; color: BadgeColor }> = {
   held_refund: { label: "Being refunded (no order)", color: "purple" },
   paid_after_given_back: { label: "Paid again after it was given back: refunded", color: "orange" },
   paid_after_credit: { label: "Top-up paid again after its credit: refunded", color: "orange" },
+  paid_manually: { label: "Paid by other means", color: "purple" },
+  paid_twice: { label: "Funded after it was paid by other means: the shopper was paid twice", color: "red" },
 }
 
 /** A raised flag's detail (an object or a string) as a tooltip: the badge stays short. */
