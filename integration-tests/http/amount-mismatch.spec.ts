@@ -338,6 +338,16 @@ medusaIntegrationTestRunner({
     const view = async (sessionId: string, cartId: string) =>
       (await api.get(`/store/crypto-swap/payment-sessions/${sessionId}?cart_id=${cartId}`, shop.headers)).data.payment
 
+    /** Refund rows, once the job made their refund shifts (the first tick records them, the next makes them). */
+    async function refundShiftsOf(container: ReturnType<typeof getContainer>, filter: Record<string, unknown>) {
+      let refunds = await ledgerOf(container).listSwapShifts(filter)
+      for (let tick = 0; tick < 4 && (!refunds.length || refunds.some((refund) => !refund.shift_id)); tick++) {
+        await reconcile(container)
+        refunds = await ledgerOf(container).listSwapShifts(filter)
+      }
+      return refunds
+    }
+
     /** The shopper pays a top-up's estimate; answers the order once the job captured its payment. */
     async function payTopUp(container: ReturnType<typeof getContainer>, topUpShift: string, estimate: string, cartId: string) {
       await env.control.deposit(topUpShift, { amount: estimate })
@@ -385,7 +395,7 @@ medusaIntegrationTestRunner({
       expect((await view(session.id, cart.id)).stage).toBe("settled")
     })
 
-    it("gives back a deposit the shopper sends again to a credited top-up's address, never counting it toward the order", async () => {
+    it("gives back a deposit the shopper sends again to a credited top-up's address, never counting it toward the order, and refunds the order in full", async () => {
       const { container, cart, session, row } = await settledShort(PROVIDERS.default)
       const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
       const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: row.id })
@@ -395,18 +405,46 @@ medusaIntegrationTestRunner({
 
       // Days later the shopper pays the top-up's variable address again (the overpayment policy keeps excess).
       const again = await paidAgainLater(container, topUp, await depositWorth("20", "1"))
-      const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: topUp.shift_id })
-      expect(refunds.map((refund) => [refund.refund_id, refund.amount_due, refund.refund_address])).toEqual([[`excess_${topUp.id}`, again, ETH_REFUND]])
-      expect(await ledgerRow(container, { id: topUp.id })).toMatchObject({ flags: expect.objectContaining({ paid_after_credit: again }) })
+      const [refund] = await refundShiftsOf(container, { kind: "refund", refund_of_shift_id: topUp.shift_id })
+      expect(refund).toMatchObject({ refund_id: `excess_${topUp.id}`, amount_due: again, refund_address: ETH_REFUND, status: "waiting" })
+      expect(await ledgerRow(container, { id: topUp.id })).toMatchObject({ status: "multiple", flags: expect.objectContaining({ paid_after_credit: again }) })
       // The order keeps what it was paid: the payment's credit and capture are as they were.
       expect((await ledgerRow(container, { id: row.id })).credit).toBe(credited)
-      const after = await orderWithPayments(container, cart.id)
-      expect(after!.payments[0].captures).toHaveLength(1)
-
+      expect((await orderWithPayments(container, cart.id))!.payments[0].captures).toHaveLength(1)
       // Read again: nothing more is owed.
       await dayLater(container, topUp.id)
       await reconcile(container)
       expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: topUp.shift_id })).toHaveLength(1)
+
+      // The merchant refunds the whole order: the shopper gets back all they paid for it, top-up included.
+      await api.post(`/admin/payments/${order!.payments[0].id}/refund`, { amount: Number(session.data.amount) }, admin)
+      const [orderRefund] = await refundShiftsOf(container, { kind: "refund", payment_id: order!.payments[0].id })
+      const paidForOrder = new BigNumber(env.sandbox.getShift(row.shift_id!).depositAmount!).plus(env.sandbox.getShift(topUp.shift_id!).deposits![0].depositAmount!)
+      const sentBack = new BigNumber(env.sandbox.getShift(orderRefund.shift_id!).settleAmount!)
+      expect(sentBack.gte(paidForOrder.times("0.999"))).toBe(true)
+    })
+
+    it("refunds a credited top-up at what it counted when the merchant gives a short payment back, its later deposit apart", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.default)
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: row.id })
+      // The top-up pays half the rest: credited, the payment still short.
+      await env.control.deposit(topUp.shift_id!, { amount: new BigNumber(data.payment.top_up.deposit.estimate).div(2).toFixed(8) })
+      await env.control.walk(topUp.shift_id!, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+      const counted = (await ledgerRow(container, { id: row.id })).credit
+      expect(counted).toBe((await ledgerRow(container, { id: topUp.id })).settle_amount)
+      const again = await paidAgainLater(container, topUp, await depositWorth("10", "1"))
+
+      // The shopper may still pay the rest through a new top-up.
+      const { data: next } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      expect(next.payment.top_up.deposit.address).not.toBe(data.payment.top_up.deposit.address)
+      // The merchant gives it all back instead: the top-up's counted part once, its later deposit once.
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, { address: ETH_REFUND }, admin)
+      await reconcile(container)
+      const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: topUp.shift_id })
+      expect(Object.fromEntries(refunds.map((refund) => [refund.refund_id, refund.amount_due]))).toEqual({ [`held_${topUp.id}`]: counted, [`excess_${topUp.id}`]: again })
     })
 
     it("holds an underpayment for the merchant once the window passes with no top-up, and places the order when the admin accepts it", async () => {

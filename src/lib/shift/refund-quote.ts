@@ -1,7 +1,8 @@
 import BigNumber from "bignumber.js"
 import type { QuoteRequest } from "../swap-service/client"
 import type { CryptoSwapOptions } from "../options"
-import { roundUp } from "../money"
+import { addDecimals, roundUp } from "../money"
+import { settledDeposits, type ShiftDepositLike } from "./status-map"
 
 /** A refund: the store deposits its settlement coin, the shopper receives the coin they paid with. */
 type RefundRow = {
@@ -15,11 +16,26 @@ type RefundRow = {
 /** The payment refunded: what the shopper deposited in their coin, and what it settled to. */
 type PaidRow = { deposit_amount: string | null; settle_amount: string | null }
 
+/** A paid ledger row: a `multiple` one (paid again, or re-swept) keeps its figures only deposit by deposit. */
+type PaidShiftRow = PaidRow & { status?: string; deposits?: unknown }
+
+/** What a shift was paid and settled to, in all: the sum of its settled deposits when it has several. */
+export function paidFigures(row: PaidShiftRow): PaidRow {
+  if (row.status !== "multiple") return { deposit_amount: row.deposit_amount, settle_amount: row.settle_amount }
+  const settled = settledDeposits({ deposits: Array.isArray(row.deposits) ? (row.deposits as ShiftDepositLike[]) : null })
+  if (!settled.length || settled.some((deposit) => !deposit.depositAmount || !deposit.settleAmount)) return { deposit_amount: null, settle_amount: null }
+  return {
+    deposit_amount: addDecimals(...settled.map((deposit) => deposit.depositAmount!)),
+    settle_amount: addDecimals(...settled.map((deposit) => deposit.settleAmount!)),
+  }
+}
+
 /**
  * A payment with the top-ups that paid its rest: what the shopper deposited in all (top-ups are in the
  * same coin) and what it all settled to, so a refund of the order gives back a share of every deposit.
  */
-export function withTopUps(paid: PaidRow, topUps: PaidRow[]): PaidRow | undefined {
+export function withTopUps(paidRow: PaidShiftRow, topUpRows: PaidShiftRow[]): PaidRow | undefined {
+  const [paid, ...topUps] = [paidRow, ...topUpRows].map(paidFigures)
   const known = [paid, ...topUps].filter((row) => row.deposit_amount && row.settle_amount)
   // Unknown figures are not guessed at: the refund can't be priced (and says so) until they are known.
   if (known.length !== topUps.length + 1) return undefined

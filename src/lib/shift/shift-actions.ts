@@ -285,12 +285,11 @@ export function planShiftActions(
   const owedAfterCancel =
     payment && Boolean(row.payment_canceled && row.authorized_at) && !row.refund_owed && decision.stage === "underpaid" && Boolean(decision.settledAmount)
   const excessGivenBack = typeof row.flags?.excess_refunded === "string" ? row.flags.excess_refunded : "0"
-  // Each part given back is above the overpayment tolerance: a smaller one costs more than it is worth. Money
-  // no order holds goes back whatever the overpayment policy: all of it beyond a held or credited amount (what
-  // had settled, exactly), beyond an amount owed only above the tolerance (a settlement's final figure may differ that
-  // little from the estimate it was recorded at).
-  const countedTolerance = row.refund_owed ? row.overpayment_tolerance_percent ?? "0" : "0"
-  const tolerance = beyondCounted ? countedTolerance : row.excess_refund_tolerance_percent ?? null
+  // Each part given back is above the overpayment tolerance: a smaller one costs more than it is worth (a
+  // refund shift has the service's minimum), and an amount owed, held or credited may have been counted at
+  // an estimate the final settlement differs from that little. Money no order holds goes back whatever the
+  // overpayment policy.
+  const tolerance = beyondCounted ? row.overpayment_tolerance_percent ?? "0" : row.excess_refund_tolerance_percent ?? null
   const due = row.amount_due ?? "0"
   const dust = tolerance === null ? null : subtractDecimals(morePercent(due, tolerance), due)
   const excessOwed = dust !== null && compareDecimals(subtractDecimals(excess ?? "0", excessGivenBack), dust) > 0

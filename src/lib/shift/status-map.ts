@@ -34,6 +34,7 @@ export type ShiftDepositLike = {
   status: string
   depositHash?: string | null
   settleHash?: string | null
+  depositAmount?: string | null
   settleAmount?: string | null
   issue?: string | null
 }
@@ -102,15 +103,28 @@ function firstOfEach<T>(items: T[], key: (item: T) => string | null | undefined)
   })
 }
 
+/** A `multiple` shift's deposits, each once: a re-sweep of an EVM deposit address repeats one (same hash, or flagged "duplicate"). */
+function distinctDeposits(shift: Pick<ShiftLike, "deposits">): ShiftDepositLike[] {
+  return firstOfEach(
+    (shift.deposits ?? []).filter((deposit) => deposit.issue !== "duplicate"),
+    (deposit) => deposit.depositHash
+  )
+}
+
+/**
+ * The deposits of a `multiple` variable shift that settled, each payout once (a re-sweep under a new hash
+ * may list the same settlement twice): what the shopper paid and what it settled to, deposit by deposit.
+ */
+export function settledDeposits(shift: Pick<ShiftLike, "deposits">): ShiftDepositLike[] {
+  return firstOfEach(distinctDeposits(shift).filter((deposit) => deposit.status === "settled"), (deposit) => deposit.settleHash)
+}
+
 /**
  * Reads `deposits[]` of a `multiple` shift. A re-sweep of an EVM deposit address repeats a deposit
  * (same hash, flagged "duplicate", or the same settlement): it is one payment, not two.
  */
 function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: string; expectedAmount?: string } {
-  const deposits = firstOfEach(
-    (shift.deposits ?? []).filter((deposit) => deposit.issue !== "duplicate"),
-    (deposit) => deposit.depositHash
-  )
+  const deposits = distinctDeposits(shift)
   const valid = deposits.filter((deposit) => !REFUND_STATUSES.has(deposit.status))
   if (valid.length === 0) {
     const refunds = deposits.map((deposit) => deposit.status)
@@ -130,9 +144,7 @@ function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: st
     const known = valid.every((deposit) => deposit.settleAmount)
     return { status: earliest, ...(known ? { expectedAmount: addDecimals(...valid.map((deposit) => deposit.settleAmount!)) } : {}) }
   }
-  // One payout is counted once: a re-sweep under a new hash may list the same settlement twice.
-  const paidOut = firstOfEach(valid, (deposit) => deposit.settleHash)
-  return { status: "settled", settledAmount: addDecimals(...paidOut.map((deposit) => deposit.settleAmount ?? "0")) }
+  return { status: "settled", settledAmount: addDecimals(...settledDeposits(shift).map((deposit) => deposit.settleAmount ?? "0")) }
 }
 
 function stageBeforePayment(policy: StatusPolicy): PaymentSessionStatus {

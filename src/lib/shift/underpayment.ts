@@ -61,3 +61,15 @@ export function missingAmount(amountDue: string, received: string): string | nul
 export function stillMissing(row: { amount_due: string | null; credit: string | null }, received: string | undefined): string | null {
   return received && row.amount_due ? missingAmount(row.amount_due, addDecimals(received, row.credit ?? "0")) : null
 }
+
+/** Statuses in which a top-up can pay nothing more. */
+const TOP_UP_OVER = new Set(["settled", "expired", "refunded"])
+
+/**
+ * A top-up that can pay nothing more: over at the service, or counted (credited to its payment or given
+ * back, `captured_at`), whatever its status says since (one paid again reads `multiple`). The shopper may
+ * make another.
+ */
+export function topUpClosed(topUp: { status: string; captured_at: Date | string | null }): boolean {
+  return TOP_UP_OVER.has(topUp.status) || Boolean(topUp.captured_at)
+}

@@ -6,6 +6,7 @@ import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { refundQuoteRequest, withTopUps } from "../../lib/shift/refund-quote"
 import { heldRefundId } from "../../lib/shift/refund-ids"
+import { creditedTopUps } from "../steps/payment-credit"
 import type { LedgerShift, ShiftAction } from "./shift-action"
 
 /** A recorded quote this close to its end is not used to make a shift: it could expire on the way. */
@@ -59,12 +60,11 @@ async function recordNewQuote(
 ) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const [paid] = row.refund_of_shift_id ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id }) : []
-  // The order was paid with top-ups too: its refund is a share of all the shopper deposited. Money held
-  // for no order is refunded shift by shift instead, each from its own deposit.
-  const topUps =
-    paid?.credit && row.refund_id !== heldRefundId(paid.id)
-      ? await ledger.listSwapShifts({ top_up_of: paid.id, kind: "top_up", status: "settled" })
-      : []
+  // The order was paid with top-ups too: its refund is a share of all the shopper deposited, the top-ups
+  // it counted whatever their status says since (one paid again reads `multiple`). Money held for no order
+  // is refunded shift by shift instead, each from its own deposit.
+  const counted = paid?.credit && row.refund_id !== heldRefundId(paid.id) ? creditedTopUps(paid) : []
+  const topUps = counted.length ? await ledger.listSwapShifts({ id: counted, kind: "top_up" }) : []
   const refunded = paid ? withTopUps(paid, topUps.filter((topUp) => !topUp.flags?.held_refund)) : undefined
   const decimalsOf = (coin: string | null, network: string | null) => {
     const found = findCoinNetwork(coins, coin ?? "", network ?? "")

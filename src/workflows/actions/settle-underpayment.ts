@@ -19,8 +19,11 @@ export const settleUnderpayment: ShiftAction = async (container, row) => {
   const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const counted = creditedTopUps(row)
+  // One counted (credited or given back) pays nothing more, whatever it received since.
   const coming = (await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })).find(
-    (topUp) => IN_FLIGHT.has(topUp.status) || (decideLedgerRow(topUp, options).settledAmount && !counted.includes(topUp.id) && !topUp.flags?.held_refund)
+    (topUp) =>
+      !topUp.captured_at &&
+      (IN_FLIGHT.has(topUp.status) || (decideLedgerRow(topUp, options).settledAmount && !counted.includes(topUp.id) && !topUp.flags?.held_refund))
   )
   if (coming) throw new ActionNotYet("A top-up's deposit is on its way: waiting for it before the payment is settled")
   if (options.underpayment.then === "refund") {

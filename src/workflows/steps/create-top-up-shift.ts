@@ -5,7 +5,7 @@ import { catalogueFor, clientFor, providerById } from "../../lib/provider-regist
 import { decideLedgerRow, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { depositEstimate, openShift } from "../../lib/shift/open-shift"
 import { planShift } from "../../lib/shift/shift-plan"
-import { paymentClosed, stillMissing, underpaymentUndecided } from "../../lib/shift/underpayment"
+import { paymentClosed, stillMissing, topUpClosed, underpaymentUndecided } from "../../lib/shift/underpayment"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { shopperError, text, type MessageKey } from "../../lib/i18n"
 import { recordNewShift } from "./record-new-shift"
@@ -13,8 +13,6 @@ import { assertVariableShiftRoom } from "./variable-pool"
 
 /** A payment's deposit confirmed at the service: it will settle, short as it is. */
 const CONFIRMED = new Set(["processing", "settling", "settled"])
-/** Statuses in which a top-up can pay nothing more: the shopper may make another. */
-const CLOSED = new Set(["settled", "expired", "refunded"])
 /** A waiting top-up this close to its end is not offered again: the shopper could not pay it in time. */
 const REUSE_MARGIN_MS = 2 * 60_000
 
@@ -40,7 +38,7 @@ export const createTopUpShiftStep = createStep(
     }
     const now = Date.now()
     const [latest] = await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { take: 1, order: { created_at: "DESC" } })
-    if (latest && !CLOSED.has(latest.status)) {
+    if (latest && !topUpClosed(latest)) {
       if (latest.status !== "waiting") throw refused("top_up.on_its_way")
       if (!latest.expires_at || new Date(latest.expires_at).getTime() - now > REUSE_MARGIN_MS) return new StepResponse(latest.id)
     }

@@ -13,7 +13,7 @@ export function creditedTopUps(payment: { flags: Record<string, unknown> | null 
 }
 
 /** What a top-up counted toward its payment, once credited (`credited_amount`). */
-function creditedAmount(topUp: { flags: Record<string, unknown> | null }): string | null {
+export function creditedAmount(topUp: { flags: Record<string, unknown> | null }): string | null {
   return typeof topUp.flags?.credited_amount === "string" ? topUp.flags.credited_amount : null
 }
 

@@ -7,7 +7,7 @@ import { assertRefundMemoAllowed } from "../../lib/refund-destination"
 import { decideLedgerRow } from "../../lib/shift/ledger-fields"
 import { heldAmount, heldRefundId } from "../../lib/shift/refund-ids"
 import { recordRefund } from "./record-refund"
-import { markSessionGivenBack } from "./payment-credit"
+import { creditedAmount, markSessionGivenBack } from "./payment-credit"
 import { refundInsteadOfOrder } from "./refund-instead-of-order"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
@@ -56,10 +56,11 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   }
   await markSessionGivenBack(container, row)
   await refundHeldShift(ledger, row, amount, destination)
-  // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`).
+  // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`):
+  // a credited one's counted part, what it received since being its own excess refund (refund_excess).
   for (const topUp of await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })) {
     const settled = decideLedgerRow(topUp, provider.options).settledAmount
-    if (settled) await refundHeldShift(ledger, topUp, settled, destination)
+    if (settled) await refundHeldShift(ledger, topUp, creditedAmount(topUp) ?? settled, destination)
   }
 }
 

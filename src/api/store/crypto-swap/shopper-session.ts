@@ -7,6 +7,7 @@ import { syncShiftWorkflow } from "../../../workflows/sync-shift"
 import { decideLedgerRow } from "../../../lib/shift/ledger-fields"
 import { knownLedgerRow, sessionLedgerFilter } from "../../../lib/shift/session-ledger-row"
 import { paymentView } from "../../../lib/shift/payment-view"
+import { topUpClosed } from "../../../lib/shift/underpayment"
 import { SENT_REFUND_STATUSES } from "../../../lib/shift/refund-ids"
 import { shopperError, text, type Say } from "../../../lib/i18n"
 import { parseInput } from "../../parse-input"
@@ -64,9 +65,6 @@ export async function ledgerRowForSession(scope: MedusaContainer, session: Shopp
   return recorded
 }
 
-/** A top-up still open: waiting for its deposit, or with one on its way or being sent back. */
-const CLOSED_TOP_UP = new Set(["settled", "expired", "refunded"])
-
 /**
  * Syncs a ledger row unless it is over or another sync read it less than `maxAgeMs` ago; answers whether
  * it is that fresh (false when the read failed or another sync held the shift).
@@ -97,14 +95,16 @@ export async function currentPayment(
   const known = await ledgerRowForSession(scope, session)
   let topUp = await latestTopUp(ledger, known.id)
   // Written before the sync: a shopper coming back is never taken for one who left (variablePool.idleMinutes).
-  await recordViewed(ledger, topUp && !CLOSED_TOP_UP.has(topUp.status) ? [known, topUp] : [known])
-  if (topUp && !CLOSED_TOP_UP.has(topUp.status)) {
-    await syncForPage(scope, topUp, maxAgeMs)
-    topUp = await ledger.retrieveSwapShift(topUp.id)
+  // A top-up still open: waiting for its deposit, or with one on its way or being sent back.
+  const open = topUp && !topUpClosed(topUp) ? topUp : null
+  await recordViewed(ledger, open ? [known, open] : [known])
+  if (open) {
+    await syncForPage(scope, open, maxAgeMs)
+    topUp = await ledger.retrieveSwapShift(open.id)
   }
   const current = await syncForPage(scope, known, maxAgeMs)
   const row = await ledger.retrieveSwapShift(known.id)
-  return { row, decision: decideLedgerRow(row, provider.options), current, topUp: topUp && !CLOSED_TOP_UP.has(topUp.status) ? topUp : null }
+  return { row, decision: decideLedgerRow(row, provider.options), current, topUp: topUp && !topUpClosed(topUp) ? topUp : null }
 }
 
 async function latestTopUp(ledger: CryptoSwapModuleService, paymentId: string) {

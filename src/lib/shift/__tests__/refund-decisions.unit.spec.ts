@@ -65,6 +65,22 @@ describe("refund shifts", () => {
       expect(() => refundQuoteRequest(refund, unknown, "store", decimals)).toThrow("deposit is not known")
     })
 
+    it("of a shift paid more than once (`multiple`): a share of its settled deposits, a re-swept one counted once", () => {
+      const deposit = (hash: string, settleHash: string, depositAmount: string, settleAmount: string, status = "settled") => ({ status, depositHash: hash, settleHash, depositAmount, settleAmount })
+      const paidTwice = {
+        status: "multiple",
+        deposit_amount: null,
+        settle_amount: null,
+        deposits: [deposit("0xa", "0x1", "0.0004", "25"), deposit("0xb", "0x2", "0.0002", "12.5"), deposit("0xb", "0x2", "0.0002", "12.5"), deposit("0xc", "0x3", "0.1", "1", "refund")],
+      }
+      expect(withTopUps(paidTwice, [])).toEqual({ deposit_amount: "0.0006", settle_amount: "37.5" })
+      // A top-up paid again counts its deposits too.
+      expect(withTopUps({ deposit_amount: "0.0004", settle_amount: "25" }, [paidTwice])).toEqual({ deposit_amount: "0.001", settle_amount: "62.5" })
+      // One still on its way is not shared yet; a settled one without its figures is not guessed at.
+      expect(withTopUps({ ...paidTwice, deposits: [deposit("0xa", "0x1", "0.0004", "25"), { status: "processing", depositHash: "0xd" }] }, [])).toEqual({ deposit_amount: "0.0004", settle_amount: "25" })
+      expect(withTopUps({ ...paidTwice, deposits: [deposit("0xa", "0x1", "0.0004", "25"), { status: "settled", depositHash: "0xd", settleHash: "0x4" }] }, [])).toBeUndefined()
+    })
+
     it("the shopper paying them: the store deposits the refunded value in its settlement coin", () => {
       expect(refundQuoteRequest(refund, paid, "shopper", decimals)).toEqual({ ...pair, depositAmount: "20" })
       expect(refundQuoteRequest({ ...refund, amount_due: "20.1234567" }, undefined, "shopper", decimals)).toEqual({ ...pair, depositAmount: "20.123457" })

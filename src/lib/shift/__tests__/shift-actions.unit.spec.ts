@@ -98,8 +98,9 @@ describe("planShiftActions", () => {
     // above the estimate owed is not new money.
     expect(plan({ refund_owed: "45", overpayment_tolerance_percent: "1" }, settled("45.4")).refundExcess).toBe(false)
     expect(plan({ refund_owed: "45", overpayment_tolerance_percent: "1" }, settled("48")).refundExcess).toBe(true)
-    // A held amount is what had settled, exactly: any deposit after it is new money, however small.
-    expect(plan({ ...held, overpayment_tolerance_percent: "1" }, settled("25.4"))).toMatchObject({ refundExcess: true, flags: { paid_after_given_back: "0.4" } })
+    // So is what arrives after a held amount: flagged, and given back above the tolerance.
+    expect(plan({ ...held, overpayment_tolerance_percent: "1" }, settled("25.4"))).toMatchObject({ refundExcess: false, flags: { paid_after_given_back: "0.4" } })
+    expect(plan({ ...held, overpayment_tolerance_percent: "1" }, settled("25.6"))).toMatchObject({ refundExcess: true, flags: { paid_after_given_back: "0.6" } })
     // A deposit still on its way neither clears what was flagged nor announces it again once settled.
     const inFlight = { status: "multiple", type: "variable", deposits: [{ status: "settled" }, { status: "processing" }] }
     expect(plan({ refund_owed: "45", flags: { paid_after_given_back: "3" } }, inFlight, false).flags).toMatchObject({ paid_after_given_back: "3" })
@@ -108,17 +109,19 @@ describe("planShiftActions", () => {
   it("gives back whole what arrives at a top-up's address after it was credited or refunded, and nothing before", () => {
     const settled = (amount: string) => ({ status: "settled", type: "variable", settleAmount: amount })
     const topUp = { kind: "top_up" as const, amount_due: "20", overpayment_tolerance_percent: "1", excess_refund_tolerance_percent: null }
-    // Credited 20; the shopper sent 0.1 more to the same address: all of it goes back, whatever the policy.
+    // Credited 20; the shopper sent 5 more to the same address: all of it goes back, whatever the policy.
     const credited = { ...topUp, captured_at: new Date(), flags: { credited_amount: "20" } }
-    expect(plan(credited, settled("20.1"))).toMatchObject({ refundExcess: true, creditTopUp: false, flags: { paid_after_credit: "0.1" } })
-    expect(plan(credited, settled("20.1")).events).toContain("crypto-swap.shift.paid_again")
+    expect(plan(credited, settled("25"))).toMatchObject({ refundExcess: true, creditTopUp: false, flags: { paid_after_credit: "5" } })
+    expect(plan(credited, settled("25")).events).toContain("crypto-swap.shift.paid_again")
     expect(plan(credited, settled("20"))).toMatchObject({ refundExcess: false, flags: { paid_after_credit: null } })
+    // Within the tolerance (1 % of the 20 due): a final figure a little above an estimate credited, kept.
+    expect(plan(credited, settled("20.1"))).toMatchObject({ refundExcess: false, flags: { paid_after_credit: "0.1" } })
     // Refunded because its payment took no more: what arrives later goes back apart from the held amount.
     const held = { ...topUp, captured_at: new Date(), flags: { held_refund: "held_x", held_amount: "20" } }
     expect(plan(held, settled("35"))).toMatchObject({ refundExcess: true, flags: { paid_after_given_back: "15" } })
     // Before its credit, a top-up's money is its payment's (credited whole), and one credited before its amount was kept is not judged.
-    expect(plan(topUp, settled("20.1"))).toMatchObject({ creditTopUp: true, refundExcess: false })
-    expect(plan({ ...topUp, captured_at: new Date() }, settled("20.1")).refundExcess).toBe(false)
+    expect(plan(topUp, settled("25"))).toMatchObject({ creditTopUp: true, refundExcess: false })
+    expect(plan({ ...topUp, captured_at: new Date() }, settled("25")).refundExcess).toBe(false)
   })
 
   it("never places or captures money an admin is already giving back through a refund shift", () => {
