@@ -251,8 +251,20 @@ medusaIntegrationTestRunner({
       const { data: accepted } = await api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin)
       expect(accepted.shift.flags).toMatchObject({ accepted_short: new BigNumber(session.data.amount).minus("45").toFixed() })
       await reconcile(container)
-      expect((await orderWithPayments(container, cart.id))!.payments[0].captured_at).toBeTruthy()
+      const [captured] = (await orderWithPayments(container, cart.id))!.payments
+      expect(captured.captured_at).toBeTruthy()
       expect((await api.get("/admin/crypto-swap/payments?attention=short_after_order", admin)).data.payments).toEqual([])
+
+      // The order is refunded in two parts: together they give back what the shopper deposited, no more.
+      const charged = new BigNumber(session.data.amount)
+      await api.post(`/admin/payments/${captured.id}/refund`, { amount: charged.times("0.6").toNumber() }, admin)
+      await api.post(`/admin/payments/${captured.id}/refund`, { amount: charged.times("0.4").toNumber() }, admin)
+      await waitFor("both refunds to be recorded", () => ledgerOf(container).listSwapShifts({ kind: "refund", payment_id: captured.id }), (rows) => rows.length === 2)
+      const refunds = await refundShiftsOf(container, { kind: "refund", payment_id: captured.id })
+      const sentBack = refunds.reduce((total, refund) => total.plus(env.sandbox.getShift(refund.shift_id!).settleAmount!), new BigNumber(0))
+      // Each share is rounded up to the coin's 8 decimals, so the shopper never gets less: one unit each at most.
+      const deposited = new BigNumber(env.sandbox.getShift(row.shift_id!).depositAmount!)
+      expect(sentBack.minus(deposited).abs().lte("0.00000002")).toBe(true)
     })
 
     it("owes the money back when the merchant cancels an order placed on a deposit that then settled short", async () => {

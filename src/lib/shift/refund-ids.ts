@@ -13,6 +13,9 @@ export function heldAmount(row: { id: string; flags: Record<string, unknown> | n
 /** What a payment shift received above the amount due (`overpayment: "refund"`). */
 export const excessRefundId = (ledgerId: string) => `excess_${ledgerId}`
 
+/** Medusa's refund of an order (its own refund id), not one the ledger owes of its own (held or excess money). */
+export const isOrderRefund = (refundId: string) => !refundId.startsWith("held_") && !refundId.startsWith("excess_")
+
 /**
  * A refund in one of these still needs the merchant: a destination, funds, or a renewal after its shift
  * expired or the service sent the merchant's deposit back (`refund` to `refunded`).

@@ -13,8 +13,11 @@ type RefundRow = {
   settle_network: string | null
 }
 
-/** The payment refunded: what the shopper deposited in their coin, and what it settled to. */
-type PaidRow = { deposit_amount: string | null; settle_amount: string | null }
+/**
+ * The payment refunded: what the shopper deposited in their coin, and what it settled to; for a refund of
+ * its order, what the order charged for it (`charged`, the amount due).
+ */
+type PaidRow = { deposit_amount: string | null; settle_amount: string | null; charged?: string | null }
 
 /** A paid ledger row: a `multiple` one (paid again, or re-swept) keeps its figures only deposit by deposit. */
 type PaidShiftRow = PaidRow & { status?: string; deposits?: unknown }
@@ -62,11 +65,18 @@ export function refundQuoteRequest(
     settleNetwork: refund.settle_network!,
   }
   if (!refund.amount_due) throw new Error("The refund has no amount")
-  if (refundFees === "shopper") return { ...pair, depositAmount: roundUp(refund.amount_due, decimals.deposit) }
+  // An order charged more than arrived (a shortfall the merchant accepted): each of its refunds is a share of
+  // what the order charged, so all of them together give back no more than the shopper paid.
+  const shortOfCharged = paid?.charged && paid.settle_amount && new BigNumber(paid.charged).gt(paid.settle_amount)
+  if (refundFees === "shopper") {
+    const value = shortOfCharged ? new BigNumber(refund.amount_due).times(paid!.settle_amount!).div(paid!.charged!) : new BigNumber(refund.amount_due)
+    return { ...pair, depositAmount: roundUp(value.toFixed(), decimals.deposit) }
+  }
   if (!paid?.deposit_amount || !paid.settle_amount || new BigNumber(paid.settle_amount).isZero()) {
     throw new Error("The refunded payment's deposit is not known: the refund can't be priced in the shopper's coin")
   }
+  const base = shortOfCharged ? paid.charged! : paid.settle_amount
   // Multiplied before dividing, and never more than was deposited.
-  const share = BigNumber.min(new BigNumber(paid.deposit_amount).times(refund.amount_due).div(paid.settle_amount), paid.deposit_amount)
+  const share = BigNumber.min(new BigNumber(paid.deposit_amount).times(refund.amount_due).div(base), paid.deposit_amount)
   return { ...pair, settleAmount: roundUp(share.toFixed(), decimals.settle) }
 }

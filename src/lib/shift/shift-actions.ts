@@ -253,9 +253,11 @@ export function planShiftActions(
   // The service waits for an address in its refund status, or for one deposit of a `multiple` shift.
   const inRefund = shift.status === "refund" || (shift.deposits ?? []).some((deposit) => deposit.status === "refund")
   const needsAddress = inRefund && !shift.refundAddress
-  const setRefundAddress = needsAddress && Boolean(row.refund_address)
-  if (needsAddress && !row.refund_address) {
-    if (!flags.address_needed) events.push("crypto-swap.shift.refund_address_needed")
+  // A refund's own `refund_address` is the shopper's (where it pays): never where the merchant's deposit goes back.
+  const setRefundAddress = needsAddress && row.kind !== "refund" && Boolean(row.refund_address)
+  if (needsAddress && !setRefundAddress) {
+    // The shopper is asked only for their own deposit: a refund's is the merchant's, shown in the admin.
+    if (!flags.address_needed && row.kind !== "refund") events.push("crypto-swap.shift.refund_address_needed")
     flags.address_needed = true
   } else {
     flags.address_needed = null

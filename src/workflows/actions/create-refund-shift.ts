@@ -5,7 +5,7 @@ import { chooseShiftType, findCoinNetwork, type Coin, type Quote, type Shift } f
 import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { refundQuoteRequest, withTopUps } from "../../lib/shift/refund-quote"
-import { heldRefundId } from "../../lib/shift/refund-ids"
+import { heldRefundId, isOrderRefund } from "../../lib/shift/refund-ids"
 import { creditedTopUps } from "../steps/payment-credit"
 import type { LedgerShift, ShiftAction } from "./shift-action"
 
@@ -22,6 +22,9 @@ const QUOTE_MARGIN_MS = 30_000
 export const createRefundShift: ShiftAction = async (container, row) => {
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   const settlement = provider.options.settlement[row.currency_code ?? ""]
+  // A deposit the service sends back goes to the merchant's settlement address: without one it would wait
+  // for an address nobody gives (the row's refund address is the shopper's, never the merchant's).
+  if (!settlement?.address) throw new Error(`No settlement address is configured for ${row.currency_code}: the refund shift's deposit could not go back to the store`)
   // The service wants to know whom a server's request is for: the shopper the refund goes to.
   const context = { userIp: row.customer_ip ?? undefined }
   const coins = await catalogueFor(provider).get()
@@ -29,8 +32,8 @@ export const createRefundShift: ShiftAction = async (container, row) => {
   const destination = {
     settleAddress: row.refund_address!,
     settleMemo: row.refund_memo ?? undefined,
-    refundAddress: settlement?.address,
-    refundMemo: settlement?.memo,
+    refundAddress: settlement.address,
+    refundMemo: settlement.memo,
     externalId: row.id,
   }
   const variableOnly =
@@ -65,7 +68,9 @@ async function recordNewQuote(
   // is refunded shift by shift instead, each from its own deposit.
   const counted = paid?.credit && row.refund_id !== heldRefundId(paid.id) ? creditedTopUps(paid) : []
   const topUps = counted.length ? await ledger.listSwapShifts({ id: counted, kind: "top_up" }) : []
-  const refunded = paid ? withTopUps(paid, topUps.filter((topUp) => !topUp.flags?.held_refund)) : undefined
+  const paidInAll = paid ? withTopUps(paid, topUps.filter((topUp) => !topUp.flags?.held_refund)) : undefined
+  // Medusa's refund of the order is a share of what the order charged; the ledger's own refunds give back money as it arrived.
+  const refunded = paidInAll && row.refund_id && isOrderRefund(row.refund_id) ? { ...paidInAll, charged: paid!.amount_due } : paidInAll
   const decimalsOf = (coin: string | null, network: string | null) => {
     const found = findCoinNetwork(coins, coin ?? "", network ?? "")
     if (!found) throw new Error(`${coin} on ${network} is not offered by the service now`)

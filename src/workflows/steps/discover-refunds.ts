@@ -46,7 +46,13 @@ export const discoverRefundsStep = createStep(
       const paymentRow = new Map(paid.map((row) => [row.payment_session_id, row]))
       for (const refund of fresh) {
         const of = paymentRow.get(sessionOf(refund))
-        if (!of) continue
+        if (!of) {
+          // Medusa says it was refunded, and nothing will pay it: the merchant must hear of it (read again each overlap).
+          container
+            .resolve(ContainerRegistrationKeys.LOGGER)
+            .error(`crypto-swap: refund ${refund.id} of payment ${refund.payment_id} has no crypto payment in the ledger to refund from: pay it back by other means`)
+          continue
+        }
         const amount = toDecimalString((refund.raw_amount ?? refund.amount) as never)
         if (await recordRefund(ledger, { refund_id: refund.id, amount, payment_id: refund.payment_id, of })) recorded.push(refund.id)
       }

@@ -81,6 +81,18 @@ describe("refund shifts", () => {
       expect(withTopUps({ ...paidTwice, deposits: [deposit("0xa", "0x1", "0.0004", "25"), { status: "settled", depositHash: "0xd", settleHash: "0x4" }] }, [])).toBeUndefined()
     })
 
+    it("of an order that charged more than arrived (a shortfall accepted): shares of the charge, never more than paid in all", () => {
+      // 100 charged, 90 settled from 0.001 BTC: refunds of 60 and then 40 give back the whole deposit, no more.
+      const short = { deposit_amount: "0.001", settle_amount: "90", charged: "100" }
+      const first = refundQuoteRequest({ ...refund, amount_due: "60" }, short, "store", decimals)
+      const second = refundQuoteRequest({ ...refund, amount_due: "40" }, short, "store", decimals)
+      expect([first.settleAmount, second.settleAmount]).toEqual(["0.0006", "0.0004"])
+      // The shopper paying the fees: the value that arrived, in the settlement coin.
+      expect(refundQuoteRequest({ ...refund, amount_due: "60" }, short, "shopper", decimals)).toEqual({ ...pair, depositAmount: "54" })
+      // Paid in full: a share of what settled, as before.
+      expect(refundQuoteRequest({ ...refund, amount_due: "45" }, { ...short, charged: "90" }, "store", decimals).settleAmount).toBe("0.0005")
+    })
+
     it("the shopper paying them: the store deposits the refunded value in its settlement coin", () => {
       expect(refundQuoteRequest(refund, paid, "shopper", decimals)).toEqual({ ...pair, depositAmount: "20" })
       expect(refundQuoteRequest({ ...refund, amount_due: "20.1234567" }, undefined, "shopper", decimals)).toEqual({ ...pair, depositAmount: "20.123457" })

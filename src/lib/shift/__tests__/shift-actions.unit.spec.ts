@@ -47,6 +47,8 @@ describe("planShiftActions", () => {
     expect(plan({ flags: { address_needed: true } }, { status: "refund" }, false).events).toEqual([])
     expect(plan({ refund_address: "bc1q" }, { status: "refund" })).toMatchObject({ setRefundAddress: true, flags: { address_needed: null } })
     expect(plan({ refund_address: "bc1q" }, { status: "refund", refundAddress: "bc1q" }).setRefundAddress).toBe(false)
+    // A refund shift's refund address is the shopper's: the merchant's deposit never goes back there.
+    expect(plan({ kind: "refund", refund_address: "bc1q" }, { status: "refund" })).toMatchObject({ setRefundAddress: false, flags: { address_needed: true }, events: ["crypto-swap.shift.refund"] })
   })
 
   it("asks for a refund address when one deposit of a multiple shift is sent back", () => {
