@@ -111,6 +111,8 @@ export const recordShiftObservationStep = createStep(
         last_synced_at: now,
         sync_failures: 0,
         last_error: null,
+        // Read again only on request (the admin's Sync, a webhook): nothing is planned for it.
+        next_sync_at: null,
       })
       if (funded && !row.flags?.paid_twice) container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: refund ${row.id} was marked paid by other means, and its refund shift was funded too (${funded})`)
       return new StepResponse(NOTHING_TO_DO(observation))
