@@ -34,6 +34,16 @@ export function paidFigures(row: PaidShiftRow): PaidRow {
 }
 
 /**
+ * What of a top-up its payment counted (`credited_amount`): a deposit sent to it after its credit is refunded
+ * apart, so a refund of the order shares only the counted part, at the top-up's own rate.
+ */
+export function countedFigures(row: PaidShiftRow, credited: string | null): PaidRow {
+  const figures = paidFigures(row)
+  if (!credited || !figures.deposit_amount || !figures.settle_amount || !new BigNumber(figures.settle_amount).gt(credited)) return figures
+  return { deposit_amount: new BigNumber(figures.deposit_amount).times(credited).div(figures.settle_amount).toFixed(), settle_amount: credited }
+}
+
+/**
  * A payment with the top-ups that paid its rest: what the shopper deposited in all (top-ups are in the
  * same coin) and what it all settled to, so a refund of the order gives back a share of every deposit.
  */

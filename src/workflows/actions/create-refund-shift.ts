@@ -4,9 +4,9 @@ import { catalogueFor, clientFor, providerById, type RegisteredProvider } from "
 import { chooseShiftType, findCoinNetwork, type Coin, type Quote, type Shift } from "../../lib/swap-service"
 import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
-import { refundQuoteRequest, withTopUps } from "../../lib/shift/refund-quote"
+import { countedFigures, refundQuoteRequest, withTopUps } from "../../lib/shift/refund-quote"
 import { heldRefundId, isOrderRefund } from "../../lib/shift/refund-ids"
-import { creditedTopUps } from "../steps/payment-credit"
+import { creditedAmount, creditedTopUps } from "../steps/payment-credit"
 import type { LedgerShift, ShiftAction } from "./shift-action"
 
 /** A recorded quote this close to its end is not used to make a shift: it could expire on the way. */
@@ -68,7 +68,8 @@ async function recordNewQuote(
   // is refunded shift by shift instead, each from its own deposit.
   const counted = paid?.credit && row.refund_id !== heldRefundId(paid.id) ? creditedTopUps(paid) : []
   const topUps = counted.length ? await ledger.listSwapShifts({ id: counted, kind: "top_up" }) : []
-  const paidInAll = paid ? withTopUps(paid, topUps.filter((topUp) => !topUp.flags?.held_refund)) : undefined
+  const shared = topUps.filter((topUp) => !topUp.flags?.held_refund).map((topUp) => countedFigures(topUp, creditedAmount(topUp)))
+  const paidInAll = paid ? withTopUps(paid, shared) : undefined
   // Medusa's refund of the order is a share of what the order charged; the ledger's own refunds give back money as it arrived.
   const refunded = paidInAll && row.refund_id && isOrderRefund(row.refund_id) ? { ...paidInAll, charged: paid!.amount_due } : paidInAll
   const decimalsOf = (coin: string | null, network: string | null) => {

@@ -58,9 +58,10 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   await refundHeldShift(ledger, row, amount, destination)
   // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`):
   // a credited one's counted part, what it received since being its own excess refund (refund_excess).
+  // (A credited one's counted part whatever its later deposit's status: one still on its way has no settled figure.)
   for (const topUp of await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })) {
-    const settled = decideLedgerRow(topUp, provider.options).settledAmount
-    if (settled) await refundHeldShift(ledger, topUp, creditedAmount(topUp) ?? settled, destination)
+    const amount = creditedAmount(topUp) ?? decideLedgerRow(topUp, provider.options).settledAmount
+    if (amount) await refundHeldShift(ledger, topUp, amount, destination)
   }
 }
 

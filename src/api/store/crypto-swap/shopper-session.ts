@@ -95,8 +95,7 @@ export async function currentPayment(
   const known = await ledgerRowForSession(scope, session)
   let topUp = await latestTopUp(ledger, known.id)
   // Written before the sync: a shopper coming back is never taken for one who left (variablePool.idleMinutes).
-  // A top-up still open: waiting for its deposit, or with one on its way or being sent back.
-  const open = topUp && !topUpClosed(topUp) ? topUp : null
+  const open = shownTopUp(topUp)
   await recordViewed(ledger, open ? [known, open] : [known])
   if (open) {
     await syncForPage(scope, open, maxAgeMs)
@@ -104,7 +103,16 @@ export async function currentPayment(
   }
   const current = await syncForPage(scope, known, maxAgeMs)
   const row = await ledger.retrieveSwapShift(known.id)
-  return { row, decision: decideLedgerRow(row, provider.options), current, topUp: topUp && !topUpClosed(topUp) ? topUp : null }
+  return { row, decision: decideLedgerRow(row, provider.options), current, topUp: shownTopUp(topUp) }
+}
+
+/**
+ * The top-up a payment page shows: one still open (waiting for its deposit, or with one on its way or
+ * being sent back), or a counted one whose later deposit the service sends back to an address the shopper
+ * must give.
+ */
+function shownTopUp<T extends { status: string; captured_at: Date | string | null; flags: Record<string, unknown> | null }>(topUp: T | null): T | null {
+  return topUp && (!topUpClosed(topUp) || Boolean(topUp.flags?.address_needed)) ? topUp : null
 }
 
 async function latestTopUp(ledger: CryptoSwapModuleService, paymentId: string) {

@@ -1,7 +1,7 @@
 import { parseOptions } from "../../options"
 import { decideLedgerRow, decideShift } from "../ledger-fields"
 import { planRefundShift } from "../shift-actions"
-import { refundQuoteRequest, withTopUps } from "../refund-quote"
+import { countedFigures, refundQuoteRequest, withTopUps } from "../refund-quote"
 
 const options = parseOptions({
   baseUrl: "https://swap.example",
@@ -91,6 +91,26 @@ describe("refund shifts", () => {
       expect(refundQuoteRequest({ ...refund, amount_due: "60" }, short, "shopper", decimals)).toEqual({ ...pair, depositAmount: "54" })
       // Paid in full: a share of what settled, as before.
       expect(refundQuoteRequest({ ...refund, amount_due: "45" }, { ...short, charged: "90" }, "store", decimals).settleAmount).toBe("0.0005")
+    })
+
+    it("of an order whose top-up was paid again after its credit: shares only what the order counted", () => {
+      // 100 charged: 75 paid (0.00075 BTC), a top-up credited 20 (0.0002 BTC), 5 short accepted; then 3 more
+      // sent to the top-up (0.00003 BTC), refunded apart.
+      const topUpPaidAgain = {
+        status: "multiple",
+        deposit_amount: null,
+        settle_amount: null,
+        deposits: [
+          { status: "settled", depositHash: "0xa", settleHash: "0x1", depositAmount: "0.0002", settleAmount: "20" },
+          { status: "settled", depositHash: "0xb", settleHash: "0x2", depositAmount: "0.00003", settleAmount: "3" },
+        ],
+      }
+      const counted = countedFigures(topUpPaidAgain, "20")
+      expect(counted).toEqual({ deposit_amount: "0.0002", settle_amount: "20" })
+      const paidInAll = { ...withTopUps({ deposit_amount: "0.00075", settle_amount: "75" }, [counted])!, charged: "100" }
+      // Refunded in full: what the order was paid (0.00095 BTC), not the later 0.00003 again.
+      expect(refundQuoteRequest({ ...refund, amount_due: "100" }, paidInAll, "store", decimals).settleAmount).toBe("0.00095")
+      expect(refundQuoteRequest({ ...refund, amount_due: "100" }, paidInAll, "shopper", decimals).depositAmount).toBe("95")
     })
 
     it("the shopper paying them: the store deposits the refunded value in its settlement coin", () => {
