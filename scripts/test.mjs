@@ -186,8 +186,11 @@ if (what === "bench" || what === "all") {
   if (!run("npm run bench -- --quick", ["bench/run.mjs", "--quick", "--json", `--outputFile=${report}`], {}, report)) failures.push("bench --quick")
 }
 if (what === "demo" || what === "all") {
+  // Every demo below starts on a fresh database: the first keeps its migrated and seeded one as this
+  // template, which the browser tests' demos clone (scripts/demo.mjs); dropped at the end.
+  const demoEnv = { DEMO_DB_TEMPLATE: `crypto_swap_demo_template_${process.pid}` }
   // Its own database, dropped first, so a store owner's `npm run demo` data is never touched.
-  if (!run("npm run demo -- --once", ["scripts/demo.mjs", "--once", "--database", "crypto_swap_demo_test", "--fresh"])) {
+  if (!run("npm run demo -- --once", ["scripts/demo.mjs", "--once", "--database", "crypto_swap_demo_test", "--fresh"], demoEnv)) {
     failures.push("demo")
   } else if (!existsSync(CHROMIUM_PATH) && !process.env.CI) {
     // CI installs Chromium (.ci/run); a laptop without it is told how rather than failed.
@@ -198,8 +201,11 @@ if (what === "demo" || what === "all") {
     const browserArgs = ["--test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tapReport}`, "--test-concurrency=1", "integration-tests/browser/"]
     // The demo run just built and installed the plugin into demo/. One file at a time: each starts its
     // own demo, and two demos share demo/'s installed build and the dashboard's Vite cache.
-    if (!run("browser tests (node --test integration-tests/browser/)", browserArgs, { DEMO_NO_BUILD: "1" }, tapReport)) failures.push("browser")
+    if (!run("browser tests (node --test integration-tests/browser/)", browserArgs, { DEMO_NO_BUILD: "1", ...demoEnv }, tapReport)) failures.push("browser")
   }
+  // On the demos' PostgreSQL, found as scripts/demo.mjs finds it: the local one, else its embedded cluster.
+  const demoDb = await findOrStartPostgres({ dataDir: path.join(root, "demo", ".data", "postgres"), persistent: true })
+  await dropDatabase(demoDb, demoEnv.DEMO_DB_TEMPLATE).finally(() => demoDb.stop())
 }
 
 console.log(failures.length ? `\nFailed: ${failures.join(", ")}` : "\nAll suites passed")

@@ -1,5 +1,5 @@
-// Creates the demo's database, and the template database the integration tests clone, on a PostgreSQL
-// found or started by ./postgres.mjs.
+// Creates the demo's database, and the template databases the tests clone, on a PostgreSQL found or
+// started by ./postgres.mjs.
 import pg from "pg"
 
 /** Creates `database` when it does not exist (`fresh`: drops it first); returns true when it was created. */
@@ -9,6 +9,23 @@ export async function ensureDatabase(server, database, { fresh = false } = {}) {
   if (rowCount) return false
   await onServer(server, `create database ${quoted(database)}`)
   return true
+}
+
+/**
+ * Creates `database` afresh as a copy of `template` (see `lockAsTemplate`); false, and nothing done, when
+ * there is no such template.
+ */
+export async function cloneDatabase(server, template, database) {
+  const { rowCount } = await onServer(server, "select 1 from pg_database where datname = $1", [template])
+  if (!rowCount) return false
+  await onServer(server, `drop database if exists ${quoted(database)} with (force)`)
+  await onServer(server, `create database ${quoted(database)} template ${quoted(template)}`)
+  return true
+}
+
+/** Copies `database`, which nobody may be connected to, as `copy`. */
+export async function copyDatabase(server, database, copy) {
+  await onServer(server, `create database ${quoted(copy)} template ${quoted(database)}`)
 }
 
 /** From now on nobody may connect to `database`: PostgreSQL copies no database that has a connection. */
