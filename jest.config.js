@@ -33,5 +33,6 @@ module.exports = {
   moduleFileExtensions: ["js", "ts", "json"],
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/demo/"],
   setupFiles: ["./integration-tests/setup.js"],
+  moduleNameMapper: { "^@medusajs/test-utils$": "<rootDir>/integration-tests/helpers/medusa-test-utils.ts" },
   testMatch,
 }
