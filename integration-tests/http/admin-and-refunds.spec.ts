@@ -161,9 +161,13 @@ medusaIntegrationTestRunner({
       expect(synced.data.shift).toMatchObject({ status: "paid_manually", terminal: true })
       expect((await failing(api.post(`/admin/crypto-swap/shifts/${refund.id}/renew-refund`, {}, admin))).status).toBe(400)
 
-      // Another admin funds it anyway: the shopper is paid twice, which the merchant is shown.
+      // Another admin funds it anyway (a transfer already on its way): the job, still watching the open
+      // shift, finds the shopper paid twice, which the merchant is shown.
+      const watched = await ledgerRow(container, { id: refund.id })
+      expect(watched.next_sync_at).not.toBeNull()
       await env.control.deposit(refund.shift_id!)
-      await api.post(`/admin/crypto-swap/shifts/${refund.id}/sync`, {}, admin)
+      await ledgerOf(container).updateSwapShifts({ id: refund.id, next_sync_at: new Date() })
+      await reconcile(container)
       expect(await ledgerRow(container, { id: refund.id })).toMatchObject({ status: "paid_manually", flags: expect.objectContaining({ paid_twice: "pending" }) })
     })
 

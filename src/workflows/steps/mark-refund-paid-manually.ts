@@ -32,7 +32,8 @@ export const markRefundPaidManuallyStep = createStep(
       id: row.id,
       status: "paid_manually",
       terminal: true,
-      next_sync_at: null,
+      // An open shift is still read (a transfer to it may be on its way: the shopper paid twice); none, never.
+      next_sync_at: row.shift_id ? new Date() : null,
       flags: { ...(row.flags ?? {}), address_needed: null, paid_manually: paidManually },
     })
     await ledger.createSwapShiftEvents({

@@ -5,7 +5,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
-import { awaitsOrderDecision, DEPOSIT_SEEN_STATUSES, hasPromptActions, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
+import { awaitsOrderDecision, DEPOSIT_SEEN_STATUSES, hasPromptActions, isTerminal, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
 import { nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
@@ -111,8 +111,12 @@ export const recordShiftObservationStep = createStep(
         last_synced_at: now,
         sync_failures: 0,
         last_error: null,
-        // Read again only on request (the admin's Sync, a webhook): nothing is planned for it.
-        next_sync_at: null,
+        // Watched while its shift can still be funded (a transfer already on its way), then left.
+        next_sync_at: nextSyncAt(
+          { status: shift.status, terminal: isTerminal(shift), actionPending: false, failures: 0, expiresAt: shift.expiresAt, createdAt: row.created_at, kind: row.kind },
+          options.reconcile,
+          now
+        ),
       })
       if (funded && !row.flags?.paid_twice) container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: refund ${row.id} was marked paid by other means, and its refund shift was funded too (${funded})`)
       return new StepResponse(NOTHING_TO_DO(observation))
