@@ -14,7 +14,7 @@ export function heldAmount(row: { id: string; flags: Record<string, unknown> | n
 export const excessRefundId = (ledgerId: string) => `excess_${ledgerId}`
 
 /** Medusa's refund of an order (its own refund id), not one the ledger owes of its own (held or excess money). */
-export const isOrderRefund = (refundId: string) => !refundId.startsWith("held_") && !refundId.startsWith("excess_")
+export const isOrderRefund = (refundId: string) => !refundId.startsWith(heldRefundId("")) && !refundId.startsWith(excessRefundId(""))
 
 /**
  * A refund in one of these still needs the merchant: a destination, funds, or a renewal after its shift

@@ -1,5 +1,5 @@
 import type { StatusDecision } from "./status-map"
-import { underpaymentWindowEnd } from "./underpayment"
+import { creditedAmount, underpaymentWindowEnd } from "./underpayment"
 import { compareDecimals, morePercent, subtractDecimals } from "../money"
 import type { CryptoSwapOptions } from "../options"
 
@@ -172,8 +172,8 @@ const countedTopUp = (row: Pick<ShiftActionState, "kind" | "captured_at">) => ro
  * instead, before its money settled; a top-up credited before its credit was recorded).
  */
 function settledBeyondCounted(row: Pick<ShiftActionState, "refund_owed" | "flags">, settledAmount: string | undefined): string | null {
-  const flagged = (name: string) => (typeof row.flags?.[name] === "string" ? (row.flags[name] as string) : null)
-  const counted = row.refund_owed ?? flagged("held_amount") ?? flagged("credited_amount")
+  const held = typeof row.flags?.held_amount === "string" ? row.flags.held_amount : null
+  const counted = row.refund_owed ?? held ?? creditedAmount(row)
   if (!counted || !settledAmount || compareDecimals(settledAmount, counted) <= 0) return null
   return subtractDecimals(settledAmount, counted)
 }

@@ -62,6 +62,11 @@ export function stillMissing(row: { amount_due: string | null; credit: string | 
   return received && row.amount_due ? missingAmount(row.amount_due, addDecimals(received, row.credit ?? "0")) : null
 }
 
+/** What a top-up counted toward its payment, once credited (`credited_amount`). */
+export function creditedAmount(topUp: { flags?: Record<string, unknown> | null }): string | null {
+  return typeof topUp.flags?.credited_amount === "string" ? topUp.flags.credited_amount : null
+}
+
 /** Statuses in which a top-up can pay nothing more. */
 const TOP_UP_OVER = new Set(["settled", "expired", "refunded"])
 

@@ -6,7 +6,8 @@ import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { countedFigures, refundQuoteRequest, withTopUps } from "../../lib/shift/refund-quote"
 import { heldRefundId, isOrderRefund } from "../../lib/shift/refund-ids"
-import { creditedAmount, creditedTopUps } from "../steps/payment-credit"
+import { creditedAmount } from "../../lib/shift/underpayment"
+import { creditedTopUps } from "../steps/payment-credit"
 import type { LedgerShift, ShiftAction } from "./shift-action"
 
 /** A recorded quote this close to its end is not used to make a shift: it could expire on the way. */

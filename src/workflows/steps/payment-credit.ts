@@ -4,17 +4,13 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { addDecimals, compareDecimals } from "../../lib/money"
 import { decideLedgerRow } from "../../lib/shift/ledger-fields"
+import { creditedAmount } from "../../lib/shift/underpayment"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
 
 /** The top-ups a payment counts, by ledger id: written with its credit, in one update of its row. */
 export function creditedTopUps(payment: { flags: Record<string, unknown> | null }): string[] {
   return Array.isArray(payment.flags?.credited_top_ups) ? (payment.flags!.credited_top_ups as string[]) : []
-}
-
-/** What a top-up counted toward its payment, once credited (`credited_amount`). */
-export function creditedAmount(topUp: { flags: Record<string, unknown> | null }): string | null {
-  return typeof topUp.flags?.credited_amount === "string" ? topUp.flags.credited_amount : null
 }
 
 /**

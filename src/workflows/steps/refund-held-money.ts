@@ -7,7 +7,8 @@ import { assertRefundMemoAllowed } from "../../lib/refund-destination"
 import { decideLedgerRow } from "../../lib/shift/ledger-fields"
 import { heldAmount, heldRefundId } from "../../lib/shift/refund-ids"
 import { recordRefund } from "./record-refund"
-import { creditedAmount, markSessionGivenBack } from "./payment-credit"
+import { creditedAmount } from "../../lib/shift/underpayment"
+import { markSessionGivenBack } from "./payment-credit"
 import { refundInsteadOfOrder } from "./refund-instead-of-order"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
@@ -57,8 +58,8 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   await markSessionGivenBack(container, row)
   await refundHeldShift(ledger, row, amount, destination)
   // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`):
-  // a credited one's counted part, what it received since being its own excess refund (refund_excess).
-  // (A credited one's counted part whatever its later deposit's status: one still on its way has no settled figure.)
+  // a credited one's counted part, even while a later deposit is on its way (no settled figure then), what it
+  // received since being its own excess refund (refund_excess).
   for (const topUp of await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })) {
     const amount = creditedAmount(topUp) ?? decideLedgerRow(topUp, provider.options).settledAmount
     if (amount) await refundHeldShift(ledger, topUp, amount, destination)
