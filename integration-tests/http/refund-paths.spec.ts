@@ -336,6 +336,99 @@ medusaIntegrationTestRunner({
       expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ type: "variable", settleNetwork: "algorand", externalId: row.id })
     })
 
+    it("keeps a variable-rate refund open while the store's deposits paid the shopper less than their share, until the rest arrives", async () => {
+      const container = getContainer()
+      const ALGORAND_REFUND = "B".repeat(58)
+      const { order, payments, session } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
+        deposit_coin: "USDC",
+        deposit_network: "algorand",
+        refund_address: ALGORAND_REFUND,
+      })
+      const paid = await ledgerRow(container, { shift_id: session.data.shift_id })
+      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [row] = await refundRows(container, payments[0].id)
+      expect(row.type).toBe("variable")
+      // The store pays the fees: the shopper is owed 20 of the settled amount's share of what they deposited,
+      // in their coin, rounded up to its precision: what a fixed quote would have fixed.
+      const share = new BigNumber(paid.deposit_amount!).times(20).div(paid.settle_amount!)
+      const target = new BigNumber((row.flags?.refund_target as { settle_amount: string }).settle_amount)
+      expect(target.gte(share) && target.minus(share).lt("0.000001")).toBe(true)
+
+      // The merchant sends far too little: the service swaps it all the same, and pays the shopper that.
+      const first = BigNumber.max(row.deposit_min!, "5").toFixed()
+      await env.control.deposit(row.shift_id!, { amount: first })
+      await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const short = await ledgerRow(container, { id: row.id })
+      expect(short.status).toBe("settled")
+      expect(short.flags?.refund_short).toEqual(target.minus(short.settle_amount!).toFixed())
+      // Still read: the shift's address takes the rest until it expires.
+      expect(short.next_sync_at).not.toBeNull()
+      const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
+      const shown = data.shifts.find((shift: any) => shift.id === row.id)
+      expect(shown.view.stage).not.toBe("refunded")
+      expect(shown.view.headline).toContain("Refund short")
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.refunds.map((refund: any) => refund.id)).toContain(row.id)
+      const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=refund_short", admin)
+      expect(listed.payments.map((line: any) => line.id)).toEqual([row.id])
+      // In the totals the refund is still outstanding in the store's currency; what the merchant sent is sent.
+      const refundTotals = async () => (await api.get(`/admin/crypto-swap/payments/totals?kind=refund`, admin)).data
+      const before = await refundTotals()
+      expect(before.by_currency).toEqual([expect.objectContaining({ refunded: "0", outstanding: "20" })])
+      expect(before.by_settle_coin).toEqual([expect.objectContaining({ refunded: first, outstanding: "0" })])
+      // Marked paid by other means only once the shift takes nothing more: the rest sent to it would pay twice.
+      const early = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/mark-refunded`, {}, admin))
+      expect(early.status).toBe(400)
+      expect(early.data.message).toContain("takes the rest until")
+
+      // The rest arrives at the same address: the shopper now has their share.
+      await env.control.deposit(row.shift_id!, { amount: "25" })
+      for (const next of ["processing", "settling", "settled"]) await env.control.setDepositStatus(row.shift_id!, 1, next)
+      await reconcile(container)
+      const done = await ledgerRow(container, { id: row.id })
+      expect(done).toMatchObject({ status: "multiple", terminal: true, next_sync_at: null })
+      expect(done.flags?.refund_short ?? null).toBeNull()
+      const { data: after } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
+      expect(after.shifts.find((shift: any) => shift.id === row.id).view.stage).toBe("refunded")
+      expect((await refundTotals()).by_currency).toEqual([expect.objectContaining({ refunded: "20", outstanding: "0" })])
+    })
+
+    it("lets the admin close a variable-rate refund paid short once its shift expired, and flags a deposit to it after that", async () => {
+      const container = getContainer()
+      const { payments } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
+        deposit_coin: "USDC",
+        deposit_network: "algorand",
+        refund_address: "C".repeat(58),
+      })
+      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [row] = await refundRows(container, payments[0].id)
+      await env.control.deposit(row.shift_id!, { amount: BigNumber.max(row.deposit_min!, "5").toFixed() })
+      await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: row.id })).flags?.refund_short).toBeTruthy()
+
+      // Its week is over (as the service reports the shift): the merchant paid the rest another way.
+      const settled = env.sandbox.getShift(row.shift_id!)!
+      const expired = { ...settled, expiresAt: new Date(Date.now() - 60_000).toISOString() }
+      env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(expired), times: 1 })
+      const marked = await api.post(`/admin/crypto-swap/shifts/${row.id}/mark-refunded`, { note: "sent the rest by bank" }, admin)
+      expect(marked.data.shift).toMatchObject({ id: row.id, status: "paid_manually" })
+      const closed = await ledgerRow(container, { id: row.id })
+      expect(closed.flags?.refund_short ?? null).toBeNull()
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.refunds.map((refund: any) => refund.id)).not.toContain(row.id)
+
+      // What it held at the mark is no second payment; a deposit after it is.
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
+      expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice ?? null).toBeNull()
+      await env.control.deposit(row.shift_id!, { amount: BigNumber.max(row.deposit_min!, "5").toFixed() })
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
+      expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice).toBeTruthy()
+    })
+
     it("renews a refund shift that expired before the store funded it: the same refund, a new shift", async () => {
       const container = getContainer()
       const { order, payment, refund: first } = await refundedOrder()

@@ -13,6 +13,7 @@ export const ATTENTION_REASONS = [
   "refund_address_needed",
   "refund_expired",
   "refund_sent_back",
+  "refund_short",
 ] as const
 export type AttentionReason = (typeof ATTENTION_REASONS)[number]
 

@@ -33,11 +33,12 @@ export function canRefundViaShift(shift: Shift, payment: AdminPayment | undefine
 }
 
 /**
- * A refund the merchant may close as paid by other means: not yet funded at the service, or its deposit
- * sent back in full (the route asks the service again before it records anything).
+ * A refund the merchant may close as paid by other means: not yet funded at the service, its deposit sent
+ * back in full, or paid short (`refundShort`, after its shift expired). The route asks the service again
+ * before it records anything.
  */
-export function canMarkRefunded(status: string): boolean {
-  return ["address_needed", "creating", "waiting", "expired", "refunded"].includes(status)
+export function canMarkRefunded(status: string, refundShort?: unknown): boolean {
+  return Boolean(refundShort) || ["address_needed", "creating", "waiting", "expired", "refunded"].includes(status)
 }
 
 /**

@@ -42,6 +42,7 @@ export const ATTENTION_LABELS: Record<AttentionReason, string> = {
   refund_address_needed: "Refund needs an address",
   refund_expired: "Refund shift expired",
   refund_sent_back: "Refund deposit sent back",
+  refund_short: "Refund paid short",
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/

@@ -260,6 +260,8 @@ export type OpenRefund = {
   deposit_memo: string | null
   expires_at: string | null
   refund_address: string | null
+  /** A variable-rate refund shift paid the shopper less than owed: what is still owed. */
+  refund_short: string | null
 }
 
 export type RegisterWebhookInput = { provider_id: string; backend_url: string }
@@ -275,6 +277,7 @@ export type AttentionReason =
   | "refund_address_needed"
   | "refund_expired"
   | "refund_sent_back"
+  | "refund_short"
 
 /** One payment, top-up or refund shift as the payments list answers it: a line of the accounting export. */
 export type PaymentLine = {

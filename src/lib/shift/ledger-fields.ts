@@ -2,6 +2,7 @@ import type { CryptoSwapOptions } from "../options"
 import { decideStatus, statusPolicy, type ShiftLike, type StatusDecision } from "./status-map"
 import type { Shift } from "../swap-service"
 import { isTerminal } from "./shift-actions"
+import { refundShortfall } from "./refund-quote"
 
 const toDate = (value: string | null | undefined) => (value ? new Date(value) : null)
 
@@ -66,7 +67,11 @@ export function decideShift(shift: ShiftLike, row: RowKind, options: CryptoSwapO
     return decideStatus(shift, statusPolicy(options, row.amount_due ?? "0", row.credit, forgiven))
   }
   const decision = decideStatus(shift, statusPolicy(options, "0"))
-  if (decision.stage === "settled") return { ...decision, stage: "refunded" }
+  if (decision.stage === "settled") {
+    // A variable-rate refund pays the shopper what the merchant sent: short of its target, it is still owed.
+    const refundShort = refundShortfall(shift, decision.settledAmount, row.flags)
+    return refundShort ? { ...decision, stage: "underpaid", refundShort } : { ...decision, stage: "refunded" }
+  }
   return decision.stage === "refunded" ? { ...decision, stage: "refund" } : decision
 }
 

@@ -200,7 +200,23 @@ function sayWording(wording: { headline: ShopperText; next_step: ShopperText }, 
  * What a refund the store owes says until the service settles it: pending, and what to send where, so
  * nobody takes Medusa's "refunded" for money that reached the shopper.
  */
-function refundWording(stage: PaymentStage, row: LedgerRowView): { headline: string; next_step: string } {
+/** A variable-rate refund shift that paid the shopper short takes the rest until it expires. */
+const refundTakesRest = (row: LedgerRowView, stage: PaymentStage, now: Date) =>
+  row.kind === "refund" && stage === "underpaid" && Boolean(row.expires_at) && new Date(row.expires_at!) > now
+
+/** What a refund paid short still owes: in the shopper's coin when the store pays the fees, else in the store's. */
+function refundShortWording(row: LedgerRowView, now: Date): { headline: string; next_step: string } {
+  const inShopperCoin = typeof row.flags?.refund_target === "object" && row.flags?.refund_target !== null && "settle_amount" in row.flags.refund_target
+  const owed = `${row.flags?.refund_short ?? "?"} ${inShopperCoin ? `${row.settle_coin} on ${row.settle_network}` : `${row.deposit_coin} on ${row.deposit_network}`}`
+  const rest = inShopperCoin ? `enough ${row.deposit_coin} for ${owed} to reach the shopper (at the rate when it arrives)` : owed
+  const headline = `Refund short: ${inShopperCoin ? "the shopper is still owed" : "still to send"} ${owed}`
+  const next_step = refundTakesRest(row, "underpaid", now)
+    ? `Send ${rest} to the same address before ${new Date(row.expires_at!).toISOString()}; after that, pay the rest by other means and mark the refund paid.`
+    : "The refund shift expired: pay the rest by other means, then mark the refund paid."
+  return { headline, next_step }
+}
+
+function refundWording(stage: PaymentStage, row: LedgerRowView, now: Date): { headline: string; next_step: string } {
   const destination = `${row.settle_coin} on ${row.settle_network} to ${row.refund_address ?? "the shopper's refund address"}`
   if (row.status === "address_needed") {
     return { headline: "Refund pending: waiting for the shopper's refund address", next_step: "Give a refund address, or ask the shopper for one on their payment page." }
@@ -220,6 +236,8 @@ function refundWording(stage: PaymentStage, row: LedgerRowView): { headline: str
     case "deposit_confirmed":
     case "review":
       return { headline: "Refund pending: your deposit is being swapped", next_step: `Nothing to do: the service pays ${destination} once it settles.` }
+    case "underpaid":
+      return refundShortWording(row, now)
     case "refunded":
       return { headline: "Refunded: the shopper was paid", next_step: `The service sent ${row.settle_amount ? `${row.settle_amount} ` : ""}${destination}.` }
     case "expired":
@@ -266,8 +284,10 @@ export async function paymentView(
 ) {
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null
   const address = row.deposit_address
-  // Only a page still waiting for the deposit of an order not canceled shows how to pay: nothing else needs the listing.
-  const payable = stage === "awaiting_deposit" && !row.order_canceled_at && address && row.deposit_coin && row.deposit_network ? address : null
+  // Only a page still waiting for the deposit of an order not canceled shows how to pay (or a refund paid short,
+  // whose rest goes to the same address while it is open): nothing else needs the listing.
+  const takesDeposit = stage === "awaiting_deposit" || refundTakesRest(row, stage, now)
+  const payable = takesDeposit && !row.order_canceled_at && address && row.deposit_coin && row.deposit_network ? address : null
   const wallet = payable
     ? walletLink({
         coin: row.deposit_coin!,
@@ -286,7 +306,7 @@ export async function paymentView(
   // Once a deposit goes back, `settleHash` is the refund transaction, sent on the deposit network.
   const refunding = row.status === "refunding" || row.status === "refunded"
   // A refund shift's words are the merchant's (the admin's), in English.
-  const wording = row.kind === "refund" ? refundWording(stage, row) : sayWording(paymentWording(stage, row), say)
+  const wording = row.kind === "refund" ? refundWording(stage, row, now) : sayWording(paymentWording(stage, row), say)
   return {
     status: row.status,
     stage,

@@ -24,5 +24,12 @@ export const OPEN_REFUND_STATUSES = [
   "address_needed", "creating", "waiting", "pending", "processing", "settling", "review", "expired", "refund", "refunding", "refunded",
 ]
 
-/** A refund in one of these reached the shopper: the service paid it, or the merchant did by other means. */
-export const SENT_REFUND_STATUSES = ["settled", "paid_manually"]
+/**
+ * A refund in one of these reached the shopper: the service paid it (once, or over several deposits), or the
+ * merchant did by other means; unless its variable-rate shift paid less than owed (`refund_short`), which
+ * keeps it open whatever its status.
+ */
+export const SENT_REFUND_STATUSES = ["settled", "multiple", "paid_manually"]
+
+export const refundReachedShopper = (row: { status: string; flags: Record<string, unknown> | null }) =>
+  SENT_REFUND_STATUSES.includes(row.status) && !row.flags?.refund_short

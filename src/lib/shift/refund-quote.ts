@@ -2,7 +2,7 @@ import BigNumber from "bignumber.js"
 import type { QuoteRequest } from "../swap-service/client"
 import type { CryptoSwapOptions } from "../options"
 import { addDecimals, roundUp } from "../money"
-import { settledDeposits, type ShiftDepositLike } from "./status-map"
+import { settledDeposits, type ShiftDepositLike, type ShiftLike } from "./status-map"
 
 /** A refund: the store deposits its settlement coin, the shopper receives the coin they paid with. */
 type RefundRow = {
@@ -89,4 +89,33 @@ export function refundQuoteRequest(
   // Multiplied before dividing, and never more than was deposited.
   const share = BigNumber.min(new BigNumber(paid.deposit_amount).times(refund.amount_due).div(base), paid.deposit_amount)
   return { ...pair, settleAmount: roundUp(share.toFixed(), decimals.settle) }
+}
+
+/**
+ * What a variable-rate refund shift must reach, kept from its pricing (no quote fixes it): the shopper's
+ * coin they receive (`store` pays the fees), or the store's coin it sends (`shopper` pays them).
+ */
+export type RefundTarget = { settle_amount: string } | { deposit_amount: string }
+
+export function refundTarget(request: QuoteRequest): RefundTarget {
+  return request.settleAmount ? { settle_amount: request.settleAmount } : { deposit_amount: request.depositAmount! }
+}
+
+const isRefundTarget = (value: unknown): value is RefundTarget =>
+  typeof value === "object" && value !== null && (typeof (value as any).settle_amount === "string" || typeof (value as any).deposit_amount === "string")
+
+/**
+ * What a settled variable-rate refund shift still owes the shopper against its target, in the target's coin;
+ * null when it reached it (or has no target: a fixed shift's quote fixed the amount). The merchant may send
+ * any amount within the range, more than once while the shift is open: only all of it settled counts.
+ */
+export function refundShortfall(shift: ShiftLike, settledAmount: string | undefined, flags: Record<string, unknown> | null | undefined): string | null {
+  const target = flags?.refund_target
+  if (!isRefundTarget(target)) return null
+  const [wanted, got] =
+    "settle_amount" in target
+      ? [target.settle_amount, settledAmount]
+      : [target.deposit_amount, shift.status === "multiple" ? paidFigures({ status: "multiple", deposits: shift.deposits, deposit_amount: null, settle_amount: null }).deposit_amount : shift.depositAmount]
+  const missing = new BigNumber(wanted).minus(got ?? "0")
+  return missing.gt(0) ? missing.toFixed() : null
 }

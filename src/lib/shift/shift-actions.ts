@@ -132,6 +132,12 @@ const TERMINAL = new Set(["settled", "refunded", "expired"])
 /** Statuses in which the shopper's deposit has reached the service and has not been sent back. */
 export const DEPOSIT_SEEN_STATUSES: ReadonlySet<string> = new Set(["pending", "processing", "review", "settling", "settled", "multiple"])
 
+/** How many deposits reached a shift and were not sent back. */
+export function depositsKept(shift: { status: string; deposits?: ReadonlyArray<{ status: string }> | null }): number {
+  if (shift.status === "multiple") return (shift.deposits ?? []).filter((deposit) => DEPOSIT_SEEN_STATUSES.has(deposit.status)).length
+  return DEPOSIT_SEEN_STATUSES.has(shift.status) ? 1 : 0
+}
+
 /** Stages in which the shopper's money reached the service and was not sent back. */
 const PAID_STAGES = new Set(["deposit_detected", "deposit_confirmed", "settled", "underpaid", "review"])
 
@@ -226,7 +232,7 @@ export function planShiftActions(
   flags.review = decision.stage === "review" ? shift.issue ?? "review" : null
   // Cleared only by a judgement that the money covers the amount due, never by a read that says nothing.
   // `underpaid_since` starts the wait for a top-up (underpayment.waitMinutes).
-  if (decision.stage === "underpaid") {
+  if (decision.stage === "underpaid" && row.kind !== "refund") {
     flags.underpaid = decision.settledAmount ?? decision.expectedAmount
     flags.underpaid_since = flags.underpaid_since ?? now.toISOString()
   } else if (decision.settledAmount ?? decision.expectedAmount) {
@@ -249,6 +255,13 @@ export function planShiftActions(
   else if (!beyondCounted && decision.stage === "settled") paidAgain("overpaid")
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true
+  // A variable-rate refund short of its target stays owed until what settles on its shift reaches it (the
+  // merchant sends the rest to the same address); reaching it later is no change of status (`multiple`).
+  if (decision.refundShort) flags.refund_short = decision.refundShort
+  else if (refunded && row.flags?.refund_short) {
+    flags.refund_short = null
+    if (!changed) events.push("crypto-swap.shift.refunded")
+  }
 
   // The service waits for an address in its refund status, or for one deposit of a `multiple` shift.
   const inRefund = shift.status === "refund" || (shift.deposits ?? []).some((deposit) => deposit.status === "refund")

@@ -86,6 +86,8 @@ export type StatusDecision = {
   expectedAmount?: string
   /** Settled above the amount due by more than the tolerance: what was paid too much. */
   excessAmount?: string
+  /** A variable-rate refund shift that settled short of its target: what the shopper is still owed, in the target's coin. */
+  refundShort?: string
 }
 
 const IN_FLIGHT_ORDER = ["pending", "review", "processing", "settling"]

@@ -24,6 +24,8 @@ export function nextSyncAt(
     kind?: string | null
     /** A variable payment shift's address takes deposits until it expires, whatever its status. */
     type?: string | null
+    /** A variable refund shift short of its target: its address takes the rest until it expires. */
+    refundShort?: boolean
     /** A `multiple` shift's deposits: it is read at the cadence of the busiest one still moving. */
     deposits?: ReadonlyArray<{ status: string }> | null
     /**
@@ -43,7 +45,9 @@ export function nextSyncAt(
   }
   if (shift.terminal && !shift.actionPending) {
     const wake = shift.wakeAt && shift.wakeAt > now ? shift.wakeAt : null
-    const watch = addressOpen(shift, now) ? new Date(now.getTime() + cadence.openAddressSeconds * 1000) : null
+    // The rest of a short refund is the merchant's to send now: read like a refund, not like a stray deposit.
+    const watchSeconds = shift.refundShort ? cadence.refundSeconds : cadence.openAddressSeconds
+    const watch = addressOpen(shift, now) ? new Date(now.getTime() + watchSeconds * 1000) : null
     return wake && watch ? (wake < watch ? wake : watch) : wake ?? watch
   }
   const status = shift.status === "multiple" && shift.deposits?.length ? busiestDeposit(shift.deposits) : shift.status
@@ -69,10 +73,14 @@ function busiestDeposit(deposits: ReadonlyArray<{ status: string }>): string {
 
 /**
  * A payment's or a top-up's variable address still takes deposits: a shopper may pay it again after the
- * payment is over or the top-up counted.
+ * payment is over or the top-up counted; the merchant sends the rest of a short refund.
  */
-function addressOpen(shift: { kind?: string | null; type?: string | null; status: string; expiresAt?: Date | string | null }, now: Date): boolean {
-  return (shift.kind === "payment" || shift.kind === "top_up") && shift.type === "variable" && shift.status !== "expired" && Boolean(shift.expiresAt) && new Date(shift.expiresAt!) > now
+function addressOpen(
+  shift: { kind?: string | null; type?: string | null; status: string; expiresAt?: Date | string | null; refundShort?: boolean },
+  now: Date
+): boolean {
+  const watched = shift.kind === "payment" || shift.kind === "top_up" || (shift.kind === "refund" && Boolean(shift.refundShort))
+  return watched && shift.type === "variable" && shift.status !== "expired" && Boolean(shift.expiresAt) && new Date(shift.expiresAt!) > now
 }
 
 /** What the cadence reads of a ledger row, as recorded or about to be. */
@@ -102,6 +110,7 @@ export function rowSyncAt(row: CadenceRow, options: Pick<CryptoSwapOptions, "rec
       createdAt: row.created_at,
       kind: row.kind,
       type: row.type,
+      refundShort: Boolean(row.flags?.refund_short),
       deposits: Array.isArray(row.deposits) ? (row.deposits as Array<{ status: string }>) : null,
       wakeAt: underpaymentWindowEnd(row.flags, options.underpayment.waitMinutes),
     },

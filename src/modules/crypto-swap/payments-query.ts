@@ -1,6 +1,6 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
-import { OPEN_REFUND_STATUSES } from "../../lib/shift/refund-ids"
+import { OPEN_REFUND_STATUSES, SENT_REFUND_STATUSES } from "../../lib/shift/refund-ids"
 import type { AttentionReason, LedgerMovement } from "../../lib/accounting-export"
 
 /** What the payments page and the export narrow the ledger to; every field optional. */
@@ -18,8 +18,21 @@ export type MovementFilters = {
   q?: string
 }
 
+/**
+ * The flag's key is present (implied by `flagSet`): read from the flags' GIN index, which finds the few
+ * flagged rows however many rows have none. `\\?` is knex's escape for the `?` operator.
+ */
+export const hasFlag = (name: string) => `s.flags \\? '${name}'`
+
 export const flagSet = (name: string) => `(s.flags->>'${name}' is not null and s.flags->>'${name}' <> 'false')`
 const list = (values: Iterable<string>) => [...values].map((value) => `'${value}'`).join(", ")
+
+/** A refund shift still to fund (see OPEN_REFUND_STATUSES), and one the merchant's deposit reached the shopper through. */
+const REFUND_TO_FUND_SQL = `s.kind = 'refund' and s.status in (${list(OPEN_REFUND_STATUSES)})`
+const REFUND_FUNDED_SQL = `s.kind = 'refund' and s.status in (${list(SENT_REFUND_STATUSES)})`
+/** A refund still to reach the shopper in full: to fund, or its variable-rate shift paid less than owed (`refund_short`). */
+export const REFUND_OPEN_SQL = `(${REFUND_TO_FUND_SQL} or (s.kind = 'refund' and ${hasFlag("refund_short")} and ${flagSet("refund_short")}))`
+const REFUNDED_SQL = `${REFUND_FUNDED_SQL} and not ${flagSet("refund_short")}`
 
 /**
  * Why a row needs the merchant, first reason first, as the settings page resolves each: an action
@@ -39,6 +52,7 @@ const ATTENTION_SQL = `case
   when s.kind = 'refund' and s.status = 'address_needed' then 'refund_address_needed'
   when s.kind = 'refund' and s.status = 'expired' then 'refund_expired'
   when s.kind = 'refund' and s.status in ('refund', 'refunding', 'refunded') then 'refund_sent_back'
+  when s.kind = 'refund' and ${flagSet("refund_short")} then 'refund_short'
 end`
 
 /** The ledger's columns a movement shows, with its order's display id (same database, read in the same query). */
@@ -127,8 +141,6 @@ export async function* movementPages(knex: Knex, filters: MovementFilters, pageS
 }
 
 const sum = (condition: string, column: string) => `coalesce(sum(case when ${condition} then nullif(${column}, '')::numeric end), 0)::text`
-const REFUNDED = "s.kind = 'refund' and s.status in ('settled', 'paid_manually')"
-const REFUND_OPEN = `s.kind = 'refund' and s.status in (${list(OPEN_REFUND_STATUSES)})`
 
 /**
  * Totals of the matching rows, summed in SQL as exact decimals. Per store currency (amounts due):
@@ -143,8 +155,8 @@ export async function movementTotals(knex: Knex, filters: MovementFilters) {
     .select(
       knex.raw(`${sum("s.kind = 'payment'", "s.amount_due")} as due`),
       knex.raw(`${sum("s.kind = 'payment' and s.captured_at is not null", "s.amount_due")} as received`),
-      knex.raw(`${sum(REFUNDED, "s.amount_due")} as refunded`),
-      knex.raw(`${sum(REFUND_OPEN, "s.amount_due")} as outstanding`)
+      knex.raw(`${sum(REFUNDED_SQL, "s.amount_due")} as refunded`),
+      knex.raw(`${sum(REFUND_OPEN_SQL, "s.amount_due")} as outstanding`)
     )
     .groupBy("s.currency_code")
     .orderBy("s.currency_code")
@@ -155,8 +167,9 @@ export async function movementTotals(knex: Knex, filters: MovementFilters) {
     .select(knex.raw(`${coin} as coin`), knex.raw(`${network} as network`))
     .select(
       knex.raw(`${sum("s.kind <> 'refund' and s.status = 'settled'", "s.settle_amount")} as received`),
-      knex.raw(`${sum(REFUNDED, "s.deposit_amount")} as refunded`),
-      knex.raw(`${sum(REFUND_OPEN, "s.deposit_amount")} as outstanding`)
+      // What the merchant sent (a short refund's deposit included) and what it still must send into open shifts.
+      knex.raw(`${sum(REFUND_FUNDED_SQL, "s.deposit_amount")} as refunded`),
+      knex.raw(`${sum(REFUND_TO_FUND_SQL, "s.deposit_amount")} as outstanding`)
     )
     .groupByRaw("1, 2")
     .orderByRaw("1, 2")

@@ -1,7 +1,7 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
-import { heldRefundId, OPEN_REFUND_STATUSES } from "../../lib/shift/refund-ids"
-import { flagSet } from "./payments-query"
+import { heldRefundId } from "../../lib/shift/refund-ids"
+import { flagSet, hasFlag, REFUND_OPEN_SQL } from "./payments-query"
 
 /**
  * What the settings page shows, read in SQL: counts and the rows that need the merchant, never the
@@ -14,12 +14,6 @@ const STUCK_AFTER_MS = 60 * 60 * 1000
 const STUCK_FAILURES = 5
 
 export type Page = { limit: number; offset: number }
-
-/**
- * The flag's key is present (implied by `flagSet`): read from the flags' GIN index, which finds the few
- * flagged rows however many open shifts have no order yet. `\\?` is knex's escape for the `?` operator.
- */
-const hasFlag = (name: string) => `s.flags \\? '${name}'`
 
 const shifts = (knex: Knex) => knex.from({ s: "crypto_swap_shift" }).whereNull("s.deleted_at")
 
@@ -126,13 +120,13 @@ export async function moneyToResolve(knex: Knex) {
       .orderBy("s.id")
       .limit(RARE_ROWS_CAP),
     shifts(knex)
-      .where("s.kind", "refund")
-      .whereIn("s.status", OPEN_REFUND_STATUSES)
+      .whereRaw(REFUND_OPEN_SQL)
       .select(
         [
           "id", "status", "order_id", "refund_id", "amount_due", "currency_code", "deposit_amount", "deposit_coin",
           "deposit_network", "deposit_address", "deposit_memo", "expires_at", "refund_address", "settle_coin", "settle_network",
-        ].map((column) => `s.${column}`)
+        ].map((column) => `s.${column}`),
+        knex.raw("s.flags->>'refund_short' as refund_short")
       )
       .orderBy([{ column: "s.created_at", order: "asc" }, { column: "s.id", order: "asc" }])
       .limit(RARE_ROWS_CAP),

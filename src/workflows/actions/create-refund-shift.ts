@@ -4,7 +4,7 @@ import { catalogueFor, clientFor, providerById, type RegisteredProvider } from "
 import { chooseShiftType, findCoinNetwork, type Coin, type Quote, type Shift } from "../../lib/swap-service"
 import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
-import { countedFigures, refundQuoteRequest, withTopUps } from "../../lib/shift/refund-quote"
+import { countedFigures, refundQuoteRequest, refundTarget, type RefundTarget, withTopUps } from "../../lib/shift/refund-quote"
 import { heldRefundId, isOrderRefund } from "../../lib/shift/refund-ids"
 import { creditedAmount } from "../../lib/shift/underpayment"
 import { creditedTopUps } from "../steps/payment-credit"
@@ -18,7 +18,8 @@ const QUOTE_MARGIN_MS = 30_000
  * sent wrongly goes back to the merchant's settlement address. The quote is recorded before the shift
  * is asked for: when the answer is lost (a timeout, a crash), the next attempt asks again with the same
  * quote and the service answers with the shift it already made, never a second one. A coin the service
- * settles only at a variable rate gets a variable refund shift: a range to send, and no such recovery.
+ * settles only at a variable rate gets a variable refund shift: a range to send, and no such recovery. It
+ * keeps what the quote would have fixed (`flags.refund_target`): whatever the merchant sends is judged by it.
  */
 export const createRefundShift: ShiftAction = async (container, row) => {
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
@@ -40,7 +41,9 @@ export const createRefundShift: ShiftAction = async (container, row) => {
   const variableOnly =
     chooseShiftType(coins, { coin: pair.depositCoin, network: pair.depositNetwork }, { coin: pair.settleCoin, network: pair.settleNetwork }) === "variable"
   let shift: Shift
+  let target: RefundTarget | null = null
   if (variableOnly) {
+    target = refundTarget(await refundRequest(container, provider, row, coins))
     shift = await clientFor(provider).createVariableShift({ ...pair, ...destination }, context)
   } else {
     const recorded = row.refund_quote as Quote | null
@@ -49,7 +52,10 @@ export const createRefundShift: ShiftAction = async (container, row) => {
     shift = await clientFor(provider).createFixedShift({ quote, ...destination }, context)
   }
   return {
-    ledger: { ...ledgerFieldsFromShift(shift, { kind: "refund", refund_address: row.refund_address, refund_memo: row.refund_memo }), flags: { address_needed: null } },
+    ledger: {
+      ...ledgerFieldsFromShift(shift, { kind: "refund", refund_address: row.refund_address, refund_memo: row.refund_memo }),
+      flags: { address_needed: null, refund_target: target },
+    },
     history: "refund_shift_created",
     reread: false,
   }
@@ -62,6 +68,14 @@ async function recordNewQuote(
   coins: Coin[],
   context: { userIp?: string }
 ) {
+  const request = await refundRequest(container, provider, row, coins)
+  const quote = await clientFor(provider).createQuote(request, context)
+  await container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).updateSwapShifts({ id: row.id, refund_quote: quote as unknown as Record<string, unknown> })
+  return quote
+}
+
+/** The side of the refund its pricing fixes: what the shopper receives (`store` pays the fees), else what the store sends. */
+async function refundRequest(container: Parameters<ShiftAction>[0], provider: RegisteredProvider, row: LedgerShift, coins: Coin[]) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const [paid] = row.refund_of_shift_id ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id }) : []
   // The order was paid with top-ups too: its refund is a share of all the shopper deposited, the top-ups
@@ -78,11 +92,8 @@ async function recordNewQuote(
     if (!found) throw new Error(`${coin} on ${network} is not offered by the service now`)
     return coinDecimals(found, network!)
   }
-  const request = refundQuoteRequest(row, refunded, provider.options.refundFees, {
+  return refundQuoteRequest(row, refunded, provider.options.refundFees, {
     deposit: decimalsOf(row.deposit_coin, row.deposit_network),
     settle: decimalsOf(row.settle_coin, row.settle_network),
   })
-  const quote = await clientFor(provider).createQuote(request, context)
-  await ledger.updateSwapShifts({ id: row.id, refund_quote: quote as unknown as Record<string, unknown> })
-  return quote
 }

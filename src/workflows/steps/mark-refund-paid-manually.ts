@@ -2,12 +2,13 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { clientFor, providerById } from "../../lib/provider-registry"
-import { assertRefundShiftUnfunded, closeRefundShiftAction } from "./refund-shift-state"
+import { depositsKept } from "../../lib/shift/shift-actions"
+import { assertRefundShiftUnfunded, assertShortRefundShiftClosed, closeRefundShiftAction } from "./refund-shift-state"
 
 /**
  * The manual refund mode: the merchant paid the shopper back by other means. Refused once the merchant's
  * deposit reached the refund shift (asked of the service, not the last sync: the shopper would be paid
- * twice); an unfunded one is canceled when the service allows. A refund whose shift could not be made
+ * twice), unless it paid short and can take no more; an unfunded one is canceled when the service allows. A refund whose shift could not be made
  * (still `creating`, e.g. refused by the service) can be closed this way too.
  */
 export const markRefundPaidManuallyStep = createStep(
@@ -16,15 +17,22 @@ export const markRefundPaidManuallyStep = createStep(
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const row = await ledger.retrieveSwapShift(input.ledger_id)
     if (row.kind !== "refund") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only a refund can be marked as paid by other means.")
-    // `refunded`: the service sent the merchant's deposit back, so the refund shift holds nothing.
-    if (!["address_needed", "creating", "waiting", "expired", "refunded"].includes(row.status)) {
+    // `refunded`: the service sent the merchant's deposit back, so the refund shift holds nothing. One paid
+    // short (a variable rate) holds what the shopper got: the rest is paid by other means.
+    const short = Boolean(row.flags?.refund_short)
+    if (!short && !["address_needed", "creating", "waiting", "expired", "refunded"].includes(row.status)) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is already "${row.status}" at the service; it can't be marked paid by hand.`)
     }
+    let depositsAtMark = 0
     if (row.shift_id) {
       const client = clientFor(providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!))
-      await assertRefundShiftUnfunded(client, row.shift_id, "checking the refund shift")
-      // Unfunded, it is harmless: a refused cancel (too early) does not stop the record.
-      await client.cancelOrder(row.shift_id).catch(() => undefined)
+      if (short) {
+        depositsAtMark = depositsKept(await assertShortRefundShiftClosed(client, row.shift_id, "checking the refund shift"))
+      } else {
+        await assertRefundShiftUnfunded(client, row.shift_id, "checking the refund shift")
+        // Unfunded, it is harmless: a refused cancel (too early) does not stop the record.
+        await client.cancelOrder(row.shift_id).catch(() => undefined)
+      }
     }
     await closeRefundShiftAction(ledger, row.id, "paid_manually")
     const paidManually = { by: input.actor_id, note: input.note ?? null }
@@ -34,7 +42,7 @@ export const markRefundPaidManuallyStep = createStep(
       terminal: true,
       // An open shift is still read (a transfer to it may be on its way: the shopper paid twice); none, never.
       next_sync_at: row.shift_id ? new Date() : null,
-      flags: { ...(row.flags ?? {}), address_needed: null, paid_manually: paidManually },
+      flags: { ...(row.flags ?? {}), address_needed: null, refund_short: null, paid_manually: { ...paidManually, deposits_kept: depositsAtMark } },
     })
     await ledger.createSwapShiftEvents({
       swap_shift_id: row.id,

@@ -5,7 +5,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
-import { awaitsOrderDecision, DEPOSIT_SEEN_STATUSES, hasPromptActions, isTerminal, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
+import { awaitsOrderDecision, depositsKept, hasPromptActions, isTerminal, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
 import { nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
@@ -102,8 +102,10 @@ export const recordShiftObservationStep = createStep(
 
     if (row.kind === "refund" && row.status === "paid_manually") {
       // The merchant paid it by other means: the ledger keeps that (a sync reopening it would have the shopper
-      // paid again). A deposit to its shift anyway paid the shopper twice: flagged for the merchant.
-      const funded = DEPOSIT_SEEN_STATUSES.has(shift.status) ? shift.status : null
+      // paid again). A deposit to its shift anyway (beyond what a short one had kept) paid the shopper twice:
+      // flagged for the merchant.
+      const keptAtMark = Number((row.flags?.paid_manually as { deposits_kept?: number } | undefined)?.deposits_kept ?? 0)
+      const funded = depositsKept(shift) > keptAtMark ? shift.status : null
       await ledger.updateSwapShifts({
         id: row.id,
         snapshot: shift as unknown as Record<string, unknown>,

@@ -2,6 +2,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { CryptoSwapModuleService } from "../../modules/crypto-swap"
 import type { SwapServiceClient } from "../../lib/swap-service"
 import { toMedusaError } from "../../lib/to-medusa-error"
+import { isTerminal } from "../../lib/shift/shift-actions"
 
 /**
  * What the service says of a refund shift now, never the ledger's last sync: refuses when the merchant's
@@ -27,6 +28,26 @@ export async function assertRefundShiftUnfunded(client: SwapServiceClient, shift
       MedusaError.Types.NOT_ALLOWED,
       `The refund shift has received a deposit ("${shift.status}"): it pays the shopper. Wait for it to settle, or for the service to send it back.`
     )
+  }
+  return shift
+}
+
+/**
+ * A variable-rate refund shift that paid the shopper short, as the service says of it now: refuses while it
+ * still takes the rest (the merchant may send it there) or money on it still moves.
+ */
+export async function assertShortRefundShiftClosed(client: SwapServiceClient, shiftId: string, doing: string) {
+  const shift = await client.getShift(shiftId).catch((error) => {
+    throw toMedusaError(error, doing)
+  })
+  if (!shift.expiresAt || Date.parse(shift.expiresAt) > Date.now()) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `The refund shift takes the rest until ${shift.expiresAt ?? "its deadline"}: send it there, or mark the refund paid after that.`
+    )
+  }
+  if (!isTerminal(shift)) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `A deposit to the refund shift is still on its way ("${shift.status}"): wait for it to settle.`)
   }
   return shift
 }

@@ -8,7 +8,7 @@ import { decideLedgerRow } from "../../../lib/shift/ledger-fields"
 import { knownLedgerRow, sessionLedgerFilter } from "../../../lib/shift/session-ledger-row"
 import { paymentView } from "../../../lib/shift/payment-view"
 import { topUpClosed } from "../../../lib/shift/underpayment"
-import { SENT_REFUND_STATUSES } from "../../../lib/shift/refund-ids"
+import { refundReachedShopper } from "../../../lib/shift/refund-ids"
 import { shopperError, text, type Say } from "../../../lib/i18n"
 import { parseInput } from "../../parse-input"
 import { sessionIdSchema } from "./validators"
@@ -139,9 +139,9 @@ async function refundSent(ledger: CryptoSwapModuleService, row: LedgerRow) {
   const topUps = await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { select: ["shift_id"] })
   const refunds = await ledger.listSwapShifts(
     { kind: "refund", refund_of_shift_id: [row.shift_id, ...topUps.flatMap((topUp) => (topUp.shift_id ? [topUp.shift_id] : []))] },
-    { select: ["status", "settle_hash", "settle_network"], order: { created_at: "ASC" } }
+    { select: ["status", "flags", "settle_hash", "settle_network"], order: { created_at: "ASC" } }
   )
-  if (!refunds.length || refunds.some((refund) => !SENT_REFUND_STATUSES.includes(refund.status))) return null
+  if (!refunds.length || !refunds.every(refundReachedShopper)) return null
   const last = refunds.at(-1)!
   return { settle_hash: last.settle_hash, settle_network: last.settle_network }
 }

@@ -70,3 +70,37 @@ describe("the page of money given back", () => {
     })
   })
 })
+
+describe("the admin's view of a variable-rate refund shift that paid the shopper short", () => {
+  // The store's USDC bought the shopper 0.0002 of the 0.0003 BTC they are owed.
+  const now = new Date("2026-11-28T10:00:00Z")
+  const short = {
+    ...waiting,
+    kind: "refund" as const,
+    status: "settled",
+    type: "variable",
+    deposit_coin: "USDC",
+    deposit_network: "ethereum",
+    deposit_address: "0xrefundshift",
+    deposit_amount: "13.5",
+    settle_coin: "BTC",
+    settle_network: "bitcoin",
+    settle_amount: "0.0002",
+    expires_at: new Date("2026-12-01T10:00:00Z"),
+    refund_address: "bc1qshopper",
+    flags: { refund_target: { settle_amount: "0.0003" }, refund_short: "0.0001" },
+  }
+
+  it("says what the shopper is still owed and where the rest goes, with the address to pay while the shift takes it", async () => {
+    const view = await paymentView(short, "underpaid", catalogue, now)
+    expect(view).toMatchObject({ headline: "Refund short: the shopper is still owed 0.0001 BTC on bitcoin", payment_uri: expect.stringContaining("0xrefundshift") })
+    expect(view.next_step).toContain("to the same address before 2026-12-01T10:00:00.000Z")
+  })
+
+  it("asks for the rest by other means once the shift expired, and in the store's coin when the shopper bears the fees", async () => {
+    const expired = await paymentView(short, "underpaid", catalogue, new Date("2026-12-02T10:00:00Z"))
+    expect(expired).toMatchObject({ next_step: "The refund shift expired: pay the rest by other means, then mark the refund paid.", payment_uri: null })
+    const storeCoin = await paymentView({ ...short, flags: { refund_target: { deposit_amount: "20" }, refund_short: "6.5" } }, "underpaid", catalogue, now)
+    expect(storeCoin.headline).toBe("Refund short: still to send 6.5 USDC on ethereum")
+  })
+})

@@ -35,6 +35,28 @@ describe("refund shifts", () => {
     expect(decideShift({ status: "refunded", type: "fixed" }, { kind: "payment", amount_due: "20" }, options).stage).toBe("refunded")
   })
 
+  it("read a variable-rate refund shift that paid less than its target as still owed, until all its deposits reach it", () => {
+    // The store pays the fees: the shopper is owed 0.0003 BTC; the merchant's deposit bought 0.0002.
+    const store = { kind: "refund" as const, amount_due: "20", flags: { refund_target: { settle_amount: "0.0003" } } }
+    const short = decideShift({ status: "settled", type: "variable", depositAmount: "13.5", settleAmount: "0.0002" }, store, options)
+    expect(short).toMatchObject({ stage: "underpaid", refundShort: "0.0001" })
+    const rest = { status: "multiple", type: "variable", deposits: [
+      { status: "settled", depositHash: "0xa", settleHash: "s1", depositAmount: "13.5", settleAmount: "0.0002" },
+      { status: "processing", depositHash: "0xb", depositAmount: "7" },
+    ] }
+    // The rest on its way: in flight, not yet refunded nor judged.
+    expect(decideShift(rest, store, options).stage).toBe("deposit_confirmed")
+    rest.deposits[1] = { ...rest.deposits[1], status: "settled", settleHash: "s2", settleAmount: "0.0001" } as (typeof rest.deposits)[0]
+    expect(decideShift(rest, store, options)).toMatchObject({ stage: "refunded", settledAmount: "0.0003" })
+    expect(decideShift(rest, store, options).refundShort).toBeUndefined()
+
+    // The shopper pays the fees: the store owes 20 of its own coin, whatever the shopper's coin came to.
+    const shopper = { kind: "refund" as const, amount_due: "20", flags: { refund_target: { deposit_amount: "20" } } }
+    expect(decideShift({ status: "settled", type: "variable", depositAmount: "15", settleAmount: "0.0002" }, shopper, options).refundShort).toBe("5")
+    expect(decideShift({ status: "settled", type: "variable", depositAmount: "20", settleAmount: "0.0002" }, shopper, options).stage).toBe("refunded")
+    expect(decideShift({ ...rest, deposits: rest.deposits.map((deposit) => ({ ...deposit, depositAmount: "10" })) }, shopper, options).stage).toBe("refunded")
+  })
+
   it("are made once their destination is known, and only then", () => {
     expect(planRefundShift({ status: "creating", refund_address: "bc1q", flags: null }).createRefundShift).toBe(true)
     expect(planRefundShift({ status: "address_needed", refund_address: null, flags: { address_needed: true } }).createRefundShift).toBe(false)

@@ -1,5 +1,6 @@
-import { decideStatus, type StatusPolicy } from "../status-map"
-import { awaitsOrderDecision, hasActions, hasPromptActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
+import { PaymentSessionStatus } from "@medusajs/framework/utils"
+import { decideStatus, type StatusDecision, type StatusPolicy } from "../status-map"
+import { awaitsOrderDecision, depositsKept, hasActions, hasPromptActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
 import { nextSyncAt, retryAt } from "../sync-cadence"
 import { freshPayment } from "./ledger-row-fixture"
 
@@ -49,6 +50,31 @@ describe("planShiftActions", () => {
     expect(plan({ refund_address: "bc1q" }, { status: "refund", refundAddress: "bc1q" }).setRefundAddress).toBe(false)
     // A refund shift's refund address is the shopper's: the merchant's deposit never goes back there.
     expect(plan({ kind: "refund", refund_address: "bc1q" }, { status: "refund" })).toMatchObject({ setRefundAddress: false, flags: { address_needed: true }, events: ["crypto-swap.shift.refund"] })
+  })
+
+  it("keeps a refund paid short flagged until a judgement says it reached the shopper, who hears of it then", () => {
+    const refundRow = { ...fresh, kind: "refund" as const, payment_session_id: null }
+    const decided = (decision: Omit<StatusDecision, "session" | "action">, session = PaymentSessionStatus.ERROR): StatusDecision => ({ ...decision, session, action: "failed" })
+    const short = decided({ stage: "underpaid", effectiveStatus: "settled", settledAmount: "0.0002", refundShort: "0.0001" })
+    const flagged = planShiftActions(refundRow, { status: "settled" }, short, true)
+    expect(flagged.flags).toMatchObject({ refund_short: "0.0001" })
+    // Never a payment's underpayment: no wait for a top-up, no decision at its end.
+    expect(flagged.flags.underpaid ?? null).toBeNull()
+    expect(flagged.flags.underpaid_since ?? null).toBeNull()
+    const reached = decided({ stage: "refunded", effectiveStatus: "settled", settledAmount: "0.0003" })
+    // The rest settled under `multiple` again: no change of status, still news for the shopper.
+    const done = planShiftActions({ ...refundRow, flags: flagged.flags }, { status: "multiple" }, reached, false)
+    expect(done).toMatchObject({ flags: { refund_short: null }, events: ["crypto-swap.shift.refunded"] })
+    // Still moving: neither cleared nor announced.
+    const moving = decided({ stage: "deposit_confirmed", effectiveStatus: "processing" }, PaymentSessionStatus.PENDING)
+    expect(planShiftActions({ ...refundRow, flags: flagged.flags }, { status: "multiple" }, moving, false)).toMatchObject({ flags: { refund_short: "0.0001" }, events: [] })
+  })
+
+  it("counts the deposits a shift kept: one for a single status past waiting, each not sent back of several", () => {
+    expect(depositsKept({ status: "waiting" })).toBe(0)
+    expect(depositsKept({ status: "settled" })).toBe(1)
+    expect(depositsKept({ status: "refunded" })).toBe(0)
+    expect(depositsKept({ status: "multiple", deposits: [{ status: "settled" }, { status: "refund" }, { status: "processing" }] })).toBe(2)
   })
 
   it("asks for a refund address when one deposit of a multiple shift is sent back", () => {
@@ -324,6 +350,14 @@ describe("nextSyncAt", () => {
     // A fixed shift takes one deposit; a refund's shift is the store's own.
     expect(after({ ...over, type: "fixed", status: "settled", expiresAt: inDays(6) })).toBeNull()
     expect(after({ ...over, kind: "refund", status: "settled", expiresAt: inDays(6) })).toBeNull()
+  })
+
+  it("watches a variable refund shift that paid short at the refund cadence until it expires, for the rest the store sends", () => {
+    const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000)
+    const short = { ...base, terminal: true, kind: "refund", type: "variable", refundShort: true }
+    expect(after({ ...short, status: "settled", expiresAt: inDays(6) })).toBe(60)
+    expect(after({ ...short, status: "multiple", expiresAt: inDays(6) })).toBe(60)
+    expect(after({ ...short, status: "settled", expiresAt: inDays(-1) })).toBeNull()
   })
 
   it("backs off exponentially after failures, up to the cap", () => {

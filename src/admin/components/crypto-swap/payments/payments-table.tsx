@@ -42,6 +42,9 @@ export function resolveButtons(line: PaymentLine): Omit<ShiftButtonsProps, "ledg
       return { markRefunded: true }
     case "refund_expired":
       return { renewRefund: true, markRefunded: true }
+    case "refund_short":
+      // The rest goes to the same address while its shift is open; after that it is paid by other means.
+      return { markRefunded: true, sync: true }
     case "refund_sent_back":
       // Renewed or closed once the service has sent it all back (`refunded`) and the shift's deadline passed.
       return line.status === "refunded" ? { renewRefund: true, markRefunded: true } : { sync: true }

@@ -190,7 +190,9 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
             cell: (refund) =>
               refund.deposit_address && refund.status === "waiting"
                 ? `${coinAmountOn(refund.deposit_amount, refund.deposit_coin, refund.deposit_network)} to ${refund.deposit_address}${refund.deposit_memo ? ` (memo ${refund.deposit_memo})` : ""}`
-                : humanize(refund.status),
+                : refund.refund_short
+                  ? `Paid short: ${refund.refund_short} still owed`
+                  : humanize(refund.status),
             mono: true,
           },
           { header: "Expires", cell: (refund) => formatDateTime(refund.expires_at) },
@@ -201,7 +203,7 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
               <ShiftButtons
                 ledgerId={refund.id}
                 renewRefund={canRenewRefund(refund.status)}
-                markRefunded={canMarkRefunded(refund.status)}
+                markRefunded={canMarkRefunded(refund.status, refund.refund_short)}
               />
             ),
           },
