@@ -169,6 +169,13 @@ medusaIntegrationTestRunner({
       await ledgerOf(container).updateSwapShifts({ id: refund.id, next_sync_at: new Date() })
       await reconcile(container)
       expect(await ledgerRow(container, { id: refund.id })).toMatchObject({ status: "paid_manually", flags: expect.objectContaining({ paid_twice: "pending" }) })
+
+      // The service sends that deposit back to the merchant (its shift was too late): nobody was paid twice after all.
+      await env.control.walk(refund.shift_id!, ["refund", "refunding", "refunded"])
+      await api.post(`/admin/crypto-swap/shifts/${refund.id}/sync`, {}, admin)
+      const sentBack = await ledgerRow(container, { id: refund.id })
+      expect(sentBack.status).toBe("paid_manually")
+      expect(sentBack.flags?.paid_twice ?? null).toBeNull()
     })
 
     it("waits for a refund address before making the refund shift, or records a manual refund", async () => {

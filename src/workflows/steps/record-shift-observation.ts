@@ -109,7 +109,8 @@ export const recordShiftObservationStep = createStep(
       await ledger.updateSwapShifts({
         id: row.id,
         snapshot: shift as unknown as Record<string, unknown>,
-        flags: { ...(row.flags ?? {}), paid_twice: funded ?? row.flags?.paid_twice ?? null },
+        // Read afresh each time: a deposit the service then sent back to the merchant paid nobody twice.
+        flags: { ...(row.flags ?? {}), paid_twice: funded },
         last_synced_at: now,
         sync_failures: 0,
         last_error: null,
