@@ -65,6 +65,8 @@ async function seedLedger(container: MedusaContainer) {
       ...base, shift_id: "seed-refund", kind: "refund", status: "settled", terminal: true, amount_due: "5", refund_id: "refund_seed",
       refund_of_shift_id: "seed-more", deposit_coin: "USDC", deposit_network: "ethereum", deposit_amount: "5.2", deposit_hash: "0xrefdep",
       settle_coin: "ETH", settle_network: "ethereum", settle_amount: "0.002", settle_hash: "0xrefsettle",
+      // As the sync records a refund shift it judged paid in full.
+      flags: { refunded: true },
     },
     {
       ...base, kind: "refund", status: "address_needed", amount_due: "3", refund_id: "refund_open", refund_of_shift_id: "seed-short",

@@ -324,7 +324,7 @@ medusaIntegrationTestRunner({
       const container = getContainer()
       // USDC on algorand is settled at a variable rate only: no fixed quote can pay the shopper in it.
       const ALGORAND_REFUND = "A".repeat(58)
-      const { payments } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
+      const { order, payments } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
         deposit_coin: "USDC",
         deposit_network: "algorand",
         refund_address: ALGORAND_REFUND,
@@ -334,6 +334,19 @@ medusaIntegrationTestRunner({
       const [row] = await refundRows(container, payments[0].id)
       expect(row).toMatchObject({ status: "waiting", type: "variable", settle_coin: "USDC", settle_network: "algorand", refund_address: ALGORAND_REFUND })
       expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ type: "variable", settleNetwork: "algorand", externalId: row.id })
+
+      // No exact amount to send: the merchant is told about how much pays the shopper their share, fees included.
+      expect(row.deposit_estimate).toBeTruthy()
+      const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
+      const shown = data.shifts.find((shift: any) => shift.id === row.id)
+      expect(shown.view.headline).toBe(`Refund pending: send about ${row.deposit_estimate} USDC on ${row.deposit_network}`)
+      // Sending that estimate is enough: the shopper gets what they are owed.
+      await env.control.deposit(row.shift_id!, { amount: row.deposit_estimate! })
+      await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const sent = await ledgerRow(container, { id: row.id })
+      expect(sent.flags?.refund_short ?? null).toBeNull()
+      expect(sent.flags?.refunded).toBe(true)
     })
 
     it("keeps a variable-rate refund open while the store's deposits paid the shopper less than their share, until the rest arrives", async () => {
@@ -374,7 +387,8 @@ medusaIntegrationTestRunner({
       const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=refund_short", admin)
       expect(listed.payments.map((line: any) => line.id)).toEqual([row.id])
       // In the totals the refund is still outstanding in the store's currency; what the merchant sent is sent.
-      const refundTotals = async () => (await api.get(`/admin/crypto-swap/payments/totals?kind=refund`, admin)).data
+      // Unfiltered, as the payments page first asks (payments add to neither refunded nor outstanding).
+      const refundTotals = async () => (await api.get(`/admin/crypto-swap/payments/totals`, admin)).data
       const before = await refundTotals()
       expect(before.by_currency).toEqual([expect.objectContaining({ refunded: "0", outstanding: "20" })])
       expect(before.by_settle_coin).toEqual([expect.objectContaining({ refunded: first, outstanding: "0" })])
@@ -383,16 +397,34 @@ medusaIntegrationTestRunner({
       expect(early.status).toBe(400)
       expect(early.data.message).toContain("takes the rest until")
 
-      // The rest arrives at the same address: the shopper now has their share.
+      // The rest arrives at the same address: on its way (`multiple`), the refund is still open.
       await env.control.deposit(row.shift_id!, { amount: "25" })
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: row.id })).status).toBe("multiple")
+      const { data: moving } = await api.get("/admin/crypto-swap/status", admin)
+      expect(moving.refunds.map((refund: any) => refund.id)).toContain(row.id)
+      expect((await refundTotals()).by_currency).toEqual([expect.objectContaining({ refunded: "0", outstanding: "20" })])
+      // Settled: the shopper now has their share. An admin who marks it paid before any sync saw that (the shift
+      // expired meanwhile) is refused: the ledger's "short" is judged again from what the service says now.
       for (const next of ["processing", "settling", "settled"]) await env.control.setDepositStatus(row.shift_id!, 1, next)
+      const expired = { ...env.sandbox.getShift(row.shift_id!)!, expiresAt: new Date(Date.now() - 60_000).toISOString() }
+      env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(expired), times: 1 })
+      const stale = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/mark-refunded`, {}, admin))
+      expect(stale.status).toBe(400)
+      expect(stale.data.message).toContain("reached the shopper in full")
+      // The row sums what the merchant sent and what the shopper got.
       await reconcile(container)
       const done = await ledgerRow(container, { id: row.id })
-      expect(done).toMatchObject({ status: "multiple", terminal: true, next_sync_at: null })
+      expect(done).toMatchObject({ status: "multiple", terminal: true, deposit_amount: new BigNumber(first).plus(25).toFixed() })
+      expect(new BigNumber(done.settle_amount!).gte(target)).toBe(true)
       expect(done.flags?.refund_short ?? null).toBeNull()
       const { data: after } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
       expect(after.shifts.find((shift: any) => shift.id === row.id).view.stage).toBe("refunded")
-      expect((await refundTotals()).by_currency).toEqual([expect.objectContaining({ refunded: "20", outstanding: "0" })])
+      const totals = await refundTotals()
+      expect(totals.by_currency).toEqual([expect.objectContaining({ refunded: "20", outstanding: "0" })])
+      expect(totals.by_settle_coin).toEqual([expect.objectContaining({ refunded: done.deposit_amount, outstanding: "0" })])
+      const { data: closed } = await api.get("/admin/crypto-swap/status", admin)
+      expect(closed.refunds.map((refund: any) => refund.id)).not.toContain(row.id)
     })
 
     it("lets the admin close a variable-rate refund paid short once its shift expired, and flags a deposit to it after that", async () => {

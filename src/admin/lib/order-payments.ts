@@ -34,11 +34,12 @@ export function canRefundViaShift(shift: Shift, payment: AdminPayment | undefine
 
 /**
  * A refund the merchant may close as paid by other means: not yet funded at the service, its deposit sent
- * back in full, or paid short (`refundShort`, after its shift expired). The route asks the service again
- * before it records anything.
+ * back in full, or paid short once its shift can take the rest no more (`refundShort`, `expiresAt`). The
+ * route asks the service again before it records anything.
  */
-export function canMarkRefunded(status: string, refundShort?: unknown): boolean {
-  return Boolean(refundShort) || ["address_needed", "creating", "waiting", "expired", "refunded"].includes(status)
+export function canMarkRefunded(status: string, refundShort?: unknown, expiresAt?: string | null): boolean {
+  if (refundShort) return Boolean(expiresAt) && Date.parse(expiresAt!) <= Date.now()
+  return ["address_needed", "creating", "waiting", "expired", "refunded"].includes(status)
 }
 
 /**

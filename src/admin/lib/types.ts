@@ -57,6 +57,8 @@ export type ShiftView = {
   /** The EVM re-sweep caveat: there the deposit hash may be the service's sweep transaction. */
   sweep_note: string | null
   refund?: { address_needed: boolean; address: string | null }
+  /** A variable shift's estimate: about what to send (for a refund, what pays the shopper their share). */
+  deposit?: { estimate: string | null }
 }
 
 /** Flag values are truthy when raised; null means the flag was raised once and cleared since. */
@@ -260,8 +262,9 @@ export type OpenRefund = {
   deposit_memo: string | null
   expires_at: string | null
   refund_address: string | null
-  /** A variable-rate refund shift paid the shopper less than owed: what is still owed. */
+  /** A variable-rate refund shift paid the shopper less than owed: what is still owed, in `refund_short_coin`. */
   refund_short: string | null
+  refund_short_coin: string | null
 }
 
 export type RegisterWebhookInput = { provider_id: string; backend_url: string }

@@ -2,7 +2,7 @@ import type { CryptoSwapOptions } from "../options"
 import { decideStatus, statusPolicy, type ShiftLike, type StatusDecision } from "./status-map"
 import type { Shift } from "../swap-service"
 import { isTerminal } from "./shift-actions"
-import { refundShortfall } from "./refund-quote"
+import { paidFigures, refundShortfall } from "./refund-quote"
 
 const toDate = (value: string | null | undefined) => (value ? new Date(value) : null)
 
@@ -21,6 +21,9 @@ export function ledgerFieldsFromShift(shift: Shift, row: {
     refund_memo?: string | null
   } = {}) {
   const known: typeof row = row.shift_id && row.shift_id !== shift.id ? { type: row.type } : row
+  // A refund shift funded in several deposits (`multiple`, whose top-level figures the service leaves out):
+  // what the merchant sent and the shopper got, in all, for its totals and its notice.
+  const refundPaid = row.kind === "refund" && shift.status === "multiple" ? paidFigures({ status: shift.status, deposits: shift.deposits, deposit_amount: null, settle_amount: null }) : null
   return {
     shift_id: shift.id,
     type: known.type === "checkout" ? "checkout" : shift.type ?? known.type ?? null,
@@ -28,14 +31,14 @@ export function ledgerFieldsFromShift(shift: Shift, row: {
     deposit_network: shift.depositNetwork ?? null,
     deposit_address: known.deposit_address ?? shift.depositAddress ?? null,
     deposit_memo: shift.depositMemo ?? null,
-    deposit_amount: shift.depositAmount ?? null,
+    deposit_amount: refundPaid?.deposit_amount ?? shift.depositAmount ?? null,
     deposit_min: shift.depositMin ?? null,
     deposit_max: shift.depositMax ?? null,
     settle_coin: shift.settleCoin ?? null,
     settle_network: shift.settleNetwork ?? null,
     settle_address: shift.settleAddress ?? null,
     settle_memo: shift.settleMemo ?? null,
-    settle_amount: shift.settleAmount ?? null,
+    settle_amount: refundPaid?.settle_amount ?? shift.settleAmount ?? null,
     // An address the shopper gave us stays until the service has one of its own. A refund shift's is
     // where the refund goes (the shift's settle address): its own refund address is the merchant's.
     ...(row.kind === "refund"
@@ -69,7 +72,8 @@ export function decideShift(shift: ShiftLike, row: RowKind, options: CryptoSwapO
   const decision = decideStatus(shift, statusPolicy(options, "0"))
   if (decision.stage === "settled") {
     // A variable-rate refund pays the shopper what the merchant sent: short of its target, it is still owed.
-    const refundShort = refundShortfall(shift, decision.settledAmount, row.flags)
+    const refundShort = refundShortfall(shift, row.flags)
+    if (refundShort === "unknown") return { ...decision, stage: "unknown" }
     return refundShort ? { ...decision, stage: "underpaid", refundShort } : { ...decision, stage: "refunded" }
   }
   return decision.stage === "refunded" ? { ...decision, stage: "refund" } : decision

@@ -1,3 +1,4 @@
+import { refundTargetOf } from "./refund-quote"
 import type { PaymentStage } from "./status-map"
 import { addDecimals, depositFor } from "../money"
 import { missingAmount, paymentClosed, underpaymentUndecided } from "./underpayment"
@@ -196,26 +197,31 @@ function sayWording(wording: { headline: ShopperText; next_step: ShopperText }, 
   return { headline: say(wording.headline), next_step: say(wording.next_step) }
 }
 
-/**
- * What a refund the store owes says until the service settles it: pending, and what to send where, so
- * nobody takes Medusa's "refunded" for money that reached the shopper.
- */
 /** A variable-rate refund shift that paid the shopper short takes the rest until it expires. */
 const refundTakesRest = (row: LedgerRowView, stage: PaymentStage, now: Date) =>
   row.kind === "refund" && stage === "underpaid" && Boolean(row.expires_at) && new Date(row.expires_at!) > now
 
-/** What a refund paid short still owes: in the shopper's coin when the store pays the fees, else in the store's. */
+/**
+ * What a refund paid short still owes: in the shopper's coin when the store pays the fees, else in the
+ * store's. The rest can be no less than the shift's minimum deposit.
+ */
 function refundShortWording(row: LedgerRowView, now: Date): { headline: string; next_step: string } {
-  const inShopperCoin = typeof row.flags?.refund_target === "object" && row.flags?.refund_target !== null && "settle_amount" in row.flags.refund_target
+  const target = refundTargetOf(row.flags)
+  const inShopperCoin = Boolean(target && "settle_amount" in target)
   const owed = `${row.flags?.refund_short ?? "?"} ${inShopperCoin ? `${row.settle_coin} on ${row.settle_network}` : `${row.deposit_coin} on ${row.deposit_network}`}`
   const rest = inShopperCoin ? `enough ${row.deposit_coin} for ${owed} to reach the shopper (at the rate when it arrives)` : owed
+  const minimum = row.deposit_min ? ` (no less than ${row.deposit_min} ${row.deposit_coin})` : ""
   const headline = `Refund short: ${inShopperCoin ? "the shopper is still owed" : "still to send"} ${owed}`
   const next_step = refundTakesRest(row, "underpaid", now)
-    ? `Send ${rest} to the same address before ${new Date(row.expires_at!).toISOString()}; after that, pay the rest by other means and mark the refund paid.`
+    ? `Send ${rest}${minimum} to the same address before ${new Date(row.expires_at!).toISOString()}; after that, pay the rest by other means and mark the refund paid.`
     : "The refund shift expired: pay the rest by other means, then mark the refund paid."
   return { headline, next_step }
 }
 
+/**
+ * What a refund the store owes says until the service settles it: pending, and what to send where, so
+ * nobody takes Medusa's "refunded" for money that reached the shopper.
+ */
 function refundWording(stage: PaymentStage, row: LedgerRowView, now: Date): { headline: string; next_step: string } {
   const destination = `${row.settle_coin} on ${row.settle_network} to ${row.refund_address ?? "the shopper's refund address"}`
   if (row.status === "address_needed") {
@@ -225,7 +231,9 @@ function refundWording(stage: PaymentStage, row: LedgerRowView, now: Date): { he
   if (row.status === "paid_manually") return { headline: "Refunded by other means", next_step: "Nothing to do." }
   switch (stage) {
     case "awaiting_deposit": {
-      const amount = row.type === "variable" ? `between ${row.deposit_min} and ${row.deposit_max}` : `exactly ${row.deposit_amount}`
+      // A variable one: about what pays the shopper their share (refund_target), else anything in its range.
+      const variableAmount = row.deposit_estimate ? `about ${row.deposit_estimate}` : `between ${row.deposit_min} and ${row.deposit_max}`
+      const amount = row.type === "variable" ? variableAmount : `exactly ${row.deposit_amount}`
       const deadline = row.type !== "variable" && row.expires_at ? ` before ${new Date(row.expires_at).toISOString()}` : ""
       return {
         headline: `Refund pending: send ${amount} ${row.deposit_coin} on ${row.deposit_network}`,

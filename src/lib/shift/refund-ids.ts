@@ -25,11 +25,8 @@ export const OPEN_REFUND_STATUSES = [
 ]
 
 /**
- * A refund in one of these reached the shopper: the service paid it (once, or over several deposits), or the
- * merchant did by other means; unless its variable-rate shift paid less than owed (`refund_short`), which
- * keeps it open whatever its status.
+ * A refund reached the shopper: a sync judged its shift paid them in full (`flags.refunded`, whatever the
+ * service's status: a `multiple` one may be on its way or sent back), or the merchant paid by other means.
  */
-export const SENT_REFUND_STATUSES = ["settled", "multiple", "paid_manually"]
-
 export const refundReachedShopper = (row: { status: string; flags: Record<string, unknown> | null }) =>
-  SENT_REFUND_STATUSES.includes(row.status) && !row.flags?.refund_short
+  row.status === "paid_manually" || (Boolean(row.flags?.refunded) && !row.flags?.refund_short)

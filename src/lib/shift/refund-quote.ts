@@ -101,21 +101,26 @@ export function refundTarget(request: QuoteRequest): RefundTarget {
   return request.settleAmount ? { settle_amount: request.settleAmount } : { deposit_amount: request.depositAmount! }
 }
 
-const isRefundTarget = (value: unknown): value is RefundTarget =>
-  typeof value === "object" && value !== null && (typeof (value as any).settle_amount === "string" || typeof (value as any).deposit_amount === "string")
+/** A row's kept target, if it has one (a fixed refund shift's quote fixed the amount instead). */
+export function refundTargetOf(flags: Record<string, unknown> | null | undefined): RefundTarget | null {
+  const target = flags?.refund_target as Partial<Record<"settle_amount" | "deposit_amount", unknown>> | null | undefined
+  if (typeof target?.settle_amount === "string") return { settle_amount: target.settle_amount }
+  if (typeof target?.deposit_amount === "string") return { deposit_amount: target.deposit_amount }
+  return null
+}
 
 /**
- * What a settled variable-rate refund shift still owes the shopper against its target, in the target's coin;
- * null when it reached it (or has no target: a fixed shift's quote fixed the amount). The merchant may send
- * any amount within the range, more than once while the shift is open: only all of it settled counts.
+ * What a settled variable-rate refund shift still owes the shopper against its target, in the target's coin:
+ * null when it reached it (or has no target), "unknown" while the service leaves out a figure it needs (never
+ * guessed: a zero would have the merchant pay again). The merchant may send any amount within the range, more
+ * than once while the shift is open: all that settled counts.
  */
-export function refundShortfall(shift: ShiftLike, settledAmount: string | undefined, flags: Record<string, unknown> | null | undefined): string | null {
-  const target = flags?.refund_target
-  if (!isRefundTarget(target)) return null
-  const [wanted, got] =
-    "settle_amount" in target
-      ? [target.settle_amount, settledAmount]
-      : [target.deposit_amount, shift.status === "multiple" ? paidFigures({ status: "multiple", deposits: shift.deposits, deposit_amount: null, settle_amount: null }).deposit_amount : shift.depositAmount]
-  const missing = new BigNumber(wanted).minus(got ?? "0")
+export function refundShortfall(shift: ShiftLike, flags: Record<string, unknown> | null | undefined): string | "unknown" | null {
+  const target = refundTargetOf(flags)
+  if (!target) return null
+  const paid = paidFigures({ status: shift.status, deposits: shift.deposits, deposit_amount: shift.depositAmount ?? null, settle_amount: shift.settleAmount ?? null })
+  const [wanted, got] = "settle_amount" in target ? [target.settle_amount, paid.settle_amount] : [target.deposit_amount, paid.deposit_amount]
+  if (!got) return "unknown"
+  const missing = new BigNumber(wanted).minus(got)
   return missing.gt(0) ? missing.toFixed() : null
 }

@@ -1,4 +1,4 @@
-import type { StatusDecision } from "./status-map"
+import { distinctDeposits, type ShiftDepositLike, type StatusDecision } from "./status-map"
 import { creditedAmount, underpaymentWindowEnd } from "./underpayment"
 import { compareDecimals, morePercent, subtractDecimals } from "../money"
 import type { CryptoSwapOptions } from "../options"
@@ -132,9 +132,9 @@ const TERMINAL = new Set(["settled", "refunded", "expired"])
 /** Statuses in which the shopper's deposit has reached the service and has not been sent back. */
 export const DEPOSIT_SEEN_STATUSES: ReadonlySet<string> = new Set(["pending", "processing", "review", "settling", "settled", "multiple"])
 
-/** How many deposits reached a shift and were not sent back. */
-export function depositsKept(shift: { status: string; deposits?: ReadonlyArray<{ status: string }> | null }): number {
-  if (shift.status === "multiple") return (shift.deposits ?? []).filter((deposit) => DEPOSIT_SEEN_STATUSES.has(deposit.status)).length
+/** How many deposits reached a shift and were not sent back; a re-sweep of one (EVM) is the same deposit. */
+export function depositsKept(shift: { status: string; deposits?: ShiftDepositLike[] | null }): number {
+  if (shift.status === "multiple") return distinctDeposits(shift).filter((deposit) => DEPOSIT_SEEN_STATUSES.has(deposit.status)).length
   return DEPOSIT_SEEN_STATUSES.has(shift.status) ? 1 : 0
 }
 
@@ -210,7 +210,9 @@ export function planShiftActions(
   const flags: Record<string, unknown> = { ...(row.flags ?? {}) }
   // What was flagged about the previous shift's money says nothing about the one followed now.
   if (row.shift_switched) Object.assign(flags, { underpaid: null, overpaid: null, refunded: null })
-  const events: string[] = changed ? [`crypto-swap.shift.${decision.stage}`] : []
+  // A refund paid short is the merchant's to finish, not a shopper's underpayment.
+  const stageEvent = row.kind === "refund" && decision.stage === "underpaid" ? "refund_short" : decision.stage
+  const events: string[] = changed ? [`crypto-swap.shift.${stageEvent}`] : []
   // Only one shift of a checkout pays its order: a deposit sent to another one (paid twice, or paid
   // and refunded before the payer picked again) is listed for the merchant to check, never ignored.
   const otherPaid = row.other_paid_shifts ?? []

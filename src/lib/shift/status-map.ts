@@ -106,7 +106,7 @@ function firstOfEach<T>(items: T[], key: (item: T) => string | null | undefined)
 }
 
 /** A `multiple` shift's deposits, each once: a re-sweep of an EVM deposit address repeats one (same hash, or flagged "duplicate"). */
-function distinctDeposits(shift: Pick<ShiftLike, "deposits">): ShiftDepositLike[] {
+export function distinctDeposits(shift: Pick<ShiftLike, "deposits">): ShiftDepositLike[] {
   return firstOfEach(
     (shift.deposits ?? []).filter((deposit) => deposit.issue !== "duplicate"),
     (deposit) => deposit.depositHash

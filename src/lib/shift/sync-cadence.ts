@@ -24,8 +24,8 @@ export function nextSyncAt(
     kind?: string | null
     /** A variable payment shift's address takes deposits until it expires, whatever its status. */
     type?: string | null
-    /** A variable refund shift short of its target: its address takes the rest until it expires. */
-    refundShort?: boolean
+    /** A refund not judged paid in full yet (short, or a figure missing): its variable address takes the rest until it expires. */
+    refundOpen?: boolean
     /** A `multiple` shift's deposits: it is read at the cadence of the busiest one still moving. */
     deposits?: ReadonlyArray<{ status: string }> | null
     /**
@@ -46,7 +46,7 @@ export function nextSyncAt(
   if (shift.terminal && !shift.actionPending) {
     const wake = shift.wakeAt && shift.wakeAt > now ? shift.wakeAt : null
     // The rest of a short refund is the merchant's to send now: read like a refund, not like a stray deposit.
-    const watchSeconds = shift.refundShort ? cadence.refundSeconds : cadence.openAddressSeconds
+    const watchSeconds = shift.kind === "refund" ? cadence.refundSeconds : cadence.openAddressSeconds
     const watch = addressOpen(shift, now) ? new Date(now.getTime() + watchSeconds * 1000) : null
     return wake && watch ? (wake < watch ? wake : watch) : wake ?? watch
   }
@@ -73,13 +73,13 @@ function busiestDeposit(deposits: ReadonlyArray<{ status: string }>): string {
 
 /**
  * A payment's or a top-up's variable address still takes deposits: a shopper may pay it again after the
- * payment is over or the top-up counted; the merchant sends the rest of a short refund.
+ * payment is over or the top-up counted; the merchant sends the rest of a refund not paid in full.
  */
 function addressOpen(
-  shift: { kind?: string | null; type?: string | null; status: string; expiresAt?: Date | string | null; refundShort?: boolean },
+  shift: { kind?: string | null; type?: string | null; status: string; expiresAt?: Date | string | null; refundOpen?: boolean },
   now: Date
 ): boolean {
-  const watched = shift.kind === "payment" || shift.kind === "top_up" || (shift.kind === "refund" && Boolean(shift.refundShort))
+  const watched = shift.kind === "payment" || shift.kind === "top_up" || (shift.kind === "refund" && Boolean(shift.refundOpen))
   return watched && shift.type === "variable" && shift.status !== "expired" && Boolean(shift.expiresAt) && new Date(shift.expiresAt!) > now
 }
 
@@ -110,7 +110,7 @@ export function rowSyncAt(row: CadenceRow, options: Pick<CryptoSwapOptions, "rec
       createdAt: row.created_at,
       kind: row.kind,
       type: row.type,
-      refundShort: Boolean(row.flags?.refund_short),
+      refundOpen: row.kind === "refund" && !row.flags?.refunded,
       deposits: Array.isArray(row.deposits) ? (row.deposits as Array<{ status: string }>) : null,
       wakeAt: underpaymentWindowEnd(row.flags, options.underpayment.waitMinutes),
     },

@@ -56,7 +56,7 @@ export type SwapServiceClientOptions = {
 /** The end user a request is made for: becomes the `x-user-ip` header. */
 export type RequestContext = { userIp?: string }
 
-type CoinPair = { depositCoin: string; depositNetwork: string; settleCoin: string; settleNetwork: string }
+export type CoinPair = { depositCoin: string; depositNetwork: string; settleCoin: string; settleNetwork: string }
 
 /** Exactly one of the two amounts, as a decimal string. */
 export type QuoteRequest = CoinPair &

@@ -4,6 +4,7 @@ export {
   type SwapServiceClientOptions,
   type RequestContext,
   type QuoteRequest,
+  type CoinPair,
   type FixedShiftRequest,
   type VariableShiftRequest,
   type CheckoutRequest,

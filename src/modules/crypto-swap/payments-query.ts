@@ -1,6 +1,6 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
-import { OPEN_REFUND_STATUSES, SENT_REFUND_STATUSES } from "../../lib/shift/refund-ids"
+import { OPEN_REFUND_STATUSES } from "../../lib/shift/refund-ids"
 import type { AttentionReason, LedgerMovement } from "../../lib/accounting-export"
 
 /** What the payments page and the export narrow the ledger to; every field optional. */
@@ -20,19 +20,25 @@ export type MovementFilters = {
 
 /**
  * The flag's key is present (implied by `flagSet`): read from the flags' GIN index, which finds the few
- * flagged rows however many rows have none. `\\?` is knex's escape for the `?` operator.
+ * flagged rows however many rows have none. `\\?` is knex's escape for the `?` operator, which it takes
+ * out only in a WHERE clause: never in a selected expression.
  */
 export const hasFlag = (name: string) => `s.flags \\? '${name}'`
 
 export const flagSet = (name: string) => `(s.flags->>'${name}' is not null and s.flags->>'${name}' <> 'false')`
 const list = (values: Iterable<string>) => [...values].map((value) => `'${value}'`).join(", ")
 
-/** A refund shift still to fund (see OPEN_REFUND_STATUSES), and one the merchant's deposit reached the shopper through. */
-const REFUND_TO_FUND_SQL = `s.kind = 'refund' and s.status in (${list(OPEN_REFUND_STATUSES)})`
-const REFUND_FUNDED_SQL = `s.kind = 'refund' and s.status in (${list(SENT_REFUND_STATUSES)})`
-/** A refund still to reach the shopper in full: to fund, or its variable-rate shift paid less than owed (`refund_short`). */
-export const REFUND_OPEN_SQL = `(${REFUND_TO_FUND_SQL} or (s.kind = 'refund' and ${hasFlag("refund_short")} and ${flagSet("refund_short")}))`
-const REFUNDED_SQL = `${REFUND_FUNDED_SQL} and not ${flagSet("refund_short")}`
+/** A refund that reached the shopper (as refundReachedShopper judges it). */
+const REFUNDED_SQL = `s.kind = 'refund' and (s.status = 'paid_manually' or ${flagSet("refunded")})`
+/** A refund whose variable-rate shift paid the shopper less than owed. */
+export const REFUND_SHORT_SQL = `s.kind = 'refund' and ${flagSet("refund_short")}`
+/**
+ * A refund still to fund: waiting for its shift or the store's deposit, sent back, or with several deposits
+ * not yet judged paid in full (the (kind, status) index finds them).
+ */
+export const REFUND_TO_FUND_SQL = `s.kind = 'refund' and (s.status in (${list(OPEN_REFUND_STATUSES)}) or (s.status = 'multiple' and not ${flagSet("refunded")}))`
+/** A refund still to reach the shopper in full: to fund, or paid short. */
+const REFUND_OPEN_SQL = `((${REFUND_TO_FUND_SQL}) or (${REFUND_SHORT_SQL}))`
 
 /**
  * Why a row needs the merchant, first reason first, as the settings page resolves each: an action
@@ -168,7 +174,7 @@ export async function movementTotals(knex: Knex, filters: MovementFilters) {
     .select(
       knex.raw(`${sum("s.kind <> 'refund' and s.status = 'settled'", "s.settle_amount")} as received`),
       // What the merchant sent (a short refund's deposit included) and what it still must send into open shifts.
-      knex.raw(`${sum(REFUND_FUNDED_SQL, "s.deposit_amount")} as refunded`),
+      knex.raw(`${sum(`(${REFUNDED_SQL}) or (${REFUND_SHORT_SQL})`, "s.deposit_amount")} as refunded`),
       knex.raw(`${sum(REFUND_TO_FUND_SQL, "s.deposit_amount")} as outstanding`)
     )
     .groupByRaw("1, 2")

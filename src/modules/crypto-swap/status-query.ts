@@ -1,7 +1,7 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
 import { heldRefundId } from "../../lib/shift/refund-ids"
-import { flagSet, hasFlag, REFUND_OPEN_SQL } from "./payments-query"
+import { flagSet, hasFlag, REFUND_SHORT_SQL, REFUND_TO_FUND_SQL } from "./payments-query"
 
 /**
  * What the settings page shows, read in SQL: counts and the rows that need the merchant, never the
@@ -120,13 +120,16 @@ export async function moneyToResolve(knex: Knex) {
       .orderBy("s.id")
       .limit(RARE_ROWS_CAP),
     shifts(knex)
-      .whereRaw(REFUND_OPEN_SQL)
+      // A refund paid short is found from the flags' GIN index.
+      .whereRaw(`((${REFUND_TO_FUND_SQL}) or (${hasFlag("refund_short")} and ${REFUND_SHORT_SQL}))`)
       .select(
         [
           "id", "status", "order_id", "refund_id", "amount_due", "currency_code", "deposit_amount", "deposit_coin",
           "deposit_network", "deposit_address", "deposit_memo", "expires_at", "refund_address", "settle_coin", "settle_network",
         ].map((column) => `s.${column}`),
-        knex.raw("s.flags->>'refund_short' as refund_short")
+        knex.raw("s.flags->>'refund_short' as refund_short"),
+        // What it is still owed in: the shopper's coin when the store pays the fees (refund_target), else the store's.
+        knex.raw("case when s.flags->'refund_target'->>'settle_amount' is not null then s.settle_coin else s.deposit_coin end as refund_short_coin")
       )
       .orderBy([{ column: "s.created_at", order: "asc" }, { column: "s.id", order: "asc" }])
       .limit(RARE_ROWS_CAP),

@@ -1,7 +1,8 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { catalogueFor, clientFor, providerById, type RegisteredProvider } from "../../lib/provider-registry"
-import { chooseShiftType, findCoinNetwork, type Coin, type Quote, type Shift } from "../../lib/swap-service"
+import { chooseShiftType, findCoinNetwork, type Coin, type CoinPair, type Quote, type Shift } from "../../lib/swap-service"
+import { coveringDeposit } from "../../lib/shift/covering-deposit"
 import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { countedFigures, refundQuoteRequest, refundTarget, type RefundTarget, withTopUps } from "../../lib/shift/refund-quote"
@@ -42,8 +43,14 @@ export const createRefundShift: ShiftAction = async (container, row) => {
     chooseShiftType(coins, { coin: pair.depositCoin, network: pair.depositNetwork }, { coin: pair.settleCoin, network: pair.settleNetwork }) === "variable"
   let shift: Shift
   let target: RefundTarget | null = null
+  let estimate: string | null = null
   if (variableOnly) {
     target = refundTarget(await refundRequest(container, provider, row, coins))
+    estimate = await depositEstimate(provider, coins, pair, target).catch((error) => {
+      // Only a guide: the refund shift is made without it, and the admin is shown the range.
+      container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: no deposit estimate for refund ${row.id}: ${(error as Error).message}`)
+      return null
+    })
     shift = await clientFor(provider).createVariableShift({ ...pair, ...destination }, context)
   } else {
     const recorded = row.refund_quote as Quote | null
@@ -54,6 +61,7 @@ export const createRefundShift: ShiftAction = async (container, row) => {
   return {
     ledger: {
       ...ledgerFieldsFromShift(shift, { kind: "refund", refund_address: row.refund_address, refund_memo: row.refund_memo }),
+      deposit_estimate: estimate,
       flags: { address_needed: null, refund_target: target },
     },
     history: "refund_shift_created",
@@ -87,13 +95,31 @@ async function refundRequest(container: Parameters<ShiftAction>[0], provider: Re
   const paidInAll = paid ? withTopUps(paid, shared) : undefined
   // Medusa's refund of the order is a share of what the order charged; the ledger's own refunds give back money as it arrived.
   const refunded = paidInAll && row.refund_id && isOrderRefund(row.refund_id) ? { ...paidInAll, charged: paid!.amount_due } : paidInAll
-  const decimalsOf = (coin: string | null, network: string | null) => {
-    const found = findCoinNetwork(coins, coin ?? "", network ?? "")
-    if (!found) throw new Error(`${coin} on ${network} is not offered by the service now`)
-    return coinDecimals(found, network!)
-  }
   return refundQuoteRequest(row, refunded, provider.options.refundFees, {
-    deposit: decimalsOf(row.deposit_coin, row.deposit_network),
-    settle: decimalsOf(row.settle_coin, row.settle_network),
+    deposit: decimalsOf(coins, row.deposit_coin, row.deposit_network),
+    settle: decimalsOf(coins, row.settle_coin, row.settle_network),
   })
+}
+
+function decimalsOf(coins: Coin[], coin: string | null, network: string | null) {
+  const found = findCoinNetwork(coins, coin ?? "", network ?? "")
+  if (!found) throw new Error(`${coin} on ${network} is not offered by the service now`)
+  return coinDecimals(found, network!)
+}
+
+/**
+ * About what the store sends to a variable refund shift to reach its target: the target itself, or what pays
+ * the shopper their share at the pair's rate for that amount, fees and a margin included. Only a guide: the
+ * rate is set when the deposit arrives.
+ */
+async function depositEstimate(provider: RegisteredProvider, coins: Coin[], pair: CoinPair, target: RefundTarget): Promise<string> {
+  if ("deposit_amount" in target) return target.deposit_amount
+  const { deposit } = await coveringDeposit(
+    clientFor(provider),
+    { coin: pair.depositCoin, network: pair.depositNetwork },
+    { coin: pair.settleCoin, network: pair.settleNetwork },
+    target.settle_amount,
+    decimalsOf(coins, pair.depositCoin, pair.depositNetwork)
+  )
+  return deposit
 }

@@ -3,13 +3,15 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { clientFor, providerById } from "../../lib/provider-registry"
 import { depositsKept } from "../../lib/shift/shift-actions"
+import { decideShift } from "../../lib/shift/ledger-fields"
 import { assertRefundShiftUnfunded, assertShortRefundShiftClosed, closeRefundShiftAction } from "./refund-shift-state"
 
 /**
  * The manual refund mode: the merchant paid the shopper back by other means. Refused once the merchant's
  * deposit reached the refund shift (asked of the service, not the last sync: the shopper would be paid
- * twice), unless it paid short and can take no more; an unfunded one is canceled when the service allows. A refund whose shift could not be made
- * (still `creating`, e.g. refused by the service) can be closed this way too.
+ * twice), unless it paid short and can take no more; an unfunded one is canceled when the service allows.
+ * A refund whose shift could not be made (still `creating`, e.g. refused by the service) can be closed this
+ * way too.
  */
 export const markRefundPaidManuallyStep = createStep(
   "crypto-swap-mark-refund-paid-manually",
@@ -25,9 +27,17 @@ export const markRefundPaidManuallyStep = createStep(
     }
     let depositsAtMark = 0
     if (row.shift_id) {
-      const client = clientFor(providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!))
+      const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+      const client = clientFor(provider)
       if (short) {
-        depositsAtMark = depositsKept(await assertShortRefundShiftClosed(client, row.shift_id, "checking the refund shift"))
+        const shift = await assertShortRefundShiftClosed(client, row.shift_id, "checking the refund shift")
+        // Judged again from what the service says now: the rest may have settled since the last sync.
+        const { stage } = decideShift(shift, row, provider.options)
+        if (stage === "refunded") {
+          throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The refund shift has reached the shopper in full since it was last read: sync it instead.")
+        }
+        if (stage !== "underpaid") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The refund shift can't be judged yet ("${shift.status}"): sync it later.`)
+        depositsAtMark = depositsKept(shift)
       } else {
         await assertRefundShiftUnfunded(client, row.shift_id, "checking the refund shift")
         // Unfunded, it is harmless: a refused cancel (too early) does not stop the record.

@@ -1,6 +1,7 @@
 import { parseOptions } from "../../options"
 import { decideLedgerRow, decideShift } from "../ledger-fields"
 import { planRefundShift } from "../shift-actions"
+import { refundReachedShopper } from "../refund-ids"
 import { countedFigures, refundQuoteRequest, withTopUps } from "../refund-quote"
 
 const options = parseOptions({
@@ -55,6 +56,18 @@ describe("refund shifts", () => {
     expect(decideShift({ status: "settled", type: "variable", depositAmount: "15", settleAmount: "0.0002" }, shopper, options).refundShort).toBe("5")
     expect(decideShift({ status: "settled", type: "variable", depositAmount: "20", settleAmount: "0.0002" }, shopper, options).stage).toBe("refunded")
     expect(decideShift({ ...rest, deposits: rest.deposits.map((deposit) => ({ ...deposit, depositAmount: "10" })) }, shopper, options).stage).toBe("refunded")
+    // A figure the service leaves out is never taken for zero: unjudged, the merchant is not told to pay it all again.
+    const unpriced = { ...rest, deposits: [rest.deposits[0], { ...rest.deposits[1], settleAmount: undefined }] }
+    expect(decideShift(unpriced, store, options).stage).toBe("unknown")
+  })
+
+  it("count as reached the shopper only once judged paid in full, or paid by other means, whatever the service's status", () => {
+    expect(refundReachedShopper({ status: "settled", flags: { refunded: true } })).toBe(true)
+    expect(refundReachedShopper({ status: "multiple", flags: { refunded: true } })).toBe(true)
+    expect(refundReachedShopper({ status: "paid_manually", flags: null })).toBe(true)
+    // Several deposits on their way, or all sent back to the merchant: not yet, or not at all.
+    expect(refundReachedShopper({ status: "multiple", flags: null })).toBe(false)
+    expect(refundReachedShopper({ status: "settled", flags: { refund_short: "0.0001" } })).toBe(false)
   })
 
   it("are made once their destination is known, and only then", () => {

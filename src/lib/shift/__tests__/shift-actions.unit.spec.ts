@@ -57,7 +57,7 @@ describe("planShiftActions", () => {
     const decided = (decision: Omit<StatusDecision, "session" | "action">, session = PaymentSessionStatus.ERROR): StatusDecision => ({ ...decision, session, action: "failed" })
     const short = decided({ stage: "underpaid", effectiveStatus: "settled", settledAmount: "0.0002", refundShort: "0.0001" })
     const flagged = planShiftActions(refundRow, { status: "settled" }, short, true)
-    expect(flagged.flags).toMatchObject({ refund_short: "0.0001" })
+    expect(flagged).toMatchObject({ flags: { refund_short: "0.0001" }, events: ["crypto-swap.shift.refund_short"] })
     // Never a payment's underpayment: no wait for a top-up, no decision at its end.
     expect(flagged.flags.underpaid ?? null).toBeNull()
     expect(flagged.flags.underpaid_since ?? null).toBeNull()
@@ -75,6 +75,9 @@ describe("planShiftActions", () => {
     expect(depositsKept({ status: "settled" })).toBe(1)
     expect(depositsKept({ status: "refunded" })).toBe(0)
     expect(depositsKept({ status: "multiple", deposits: [{ status: "settled" }, { status: "refund" }, { status: "processing" }] })).toBe(2)
+    // An EVM re-sweep of one deposit is that deposit again.
+    const swept = [{ status: "settled", depositHash: "0xa" }, { status: "settled", depositHash: "0xa" }, { status: "settled", depositHash: "0xb", issue: "duplicate" }]
+    expect(depositsKept({ status: "multiple", deposits: swept })).toBe(1)
   })
 
   it("asks for a refund address when one deposit of a multiple shift is sent back", () => {
@@ -354,10 +357,12 @@ describe("nextSyncAt", () => {
 
   it("watches a variable refund shift that paid short at the refund cadence until it expires, for the rest the store sends", () => {
     const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000)
-    const short = { ...base, terminal: true, kind: "refund", type: "variable", refundShort: true }
+    const short = { ...base, terminal: true, kind: "refund", type: "variable", refundOpen: true }
     expect(after({ ...short, status: "settled", expiresAt: inDays(6) })).toBe(60)
     expect(after({ ...short, status: "multiple", expiresAt: inDays(6) })).toBe(60)
     expect(after({ ...short, status: "settled", expiresAt: inDays(-1) })).toBeNull()
+    // Paid in full: nothing more is expected there.
+    expect(after({ ...short, refundOpen: false, status: "settled", expiresAt: inDays(6) })).toBeNull()
   })
 
   it("backs off exponentially after failures, up to the cap", () => {

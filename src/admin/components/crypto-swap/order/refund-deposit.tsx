@@ -6,11 +6,17 @@ import { DetailRow } from "../detail-row"
 /** Fixed size whatever the SVG says; the SVG has only a viewBox, so it fills the box's width. */
 const QR_BOX = { width: 168, height: 168 }
 
-/** A refund shift is variable-rate: the store may send anything within the service's range; what it owes is the guide. */
+/**
+ * A fixed refund shift takes its exact amount. A variable one takes anything within the service's range: the
+ * guide is the estimate of what pays the shopper their share (or, paid short, the rest its headline names).
+ */
 function amountToSend(shift: Shift): string {
   const coin = shift.deposit_coin ?? ""
-  if (shift.deposit_amount) return `${shift.deposit_amount} ${coin}`.trim()
+  if (shift.type !== "variable") return `${shift.deposit_amount ?? "?"} ${coin}`.trim()
   const range = `${shift.deposit_min ?? "?"} – ${shift.deposit_max ?? "?"} ${coin}`.trim()
+  if (shift.flags?.refund_short) return `the rest, as above (accepted: ${range})`
+  const estimate = shift.view.deposit?.estimate
+  if (estimate) return `about ${estimate} ${coin} (accepted: ${range})`
   return shift.amount_due ? `the value of ${moneyAmount(shift.amount_due, shift.currency_code)} (accepted: ${range})` : range
 }
 

@@ -35,7 +35,12 @@ function paymentRefundState(shift: Shift): string | null {
 
 export function RefundState({ shift }: { shift: Shift }) {
   const refundShift = shift.kind === "refund"
-  const state = refundShift ? REFUND_SHIFT_STATE[shift.status] ?? null : paymentRefundState(shift)
+  const short = refundShift && Boolean(shift.flags?.refund_short)
+  const state = short
+    ? "The store's deposit paid the shopper only part of the refund: the rest is still owed."
+    : refundShift
+      ? REFUND_SHIFT_STATE[shift.status] ?? null
+      : paymentRefundState(shift)
   if (!state && !shift.refund_address) return null
   return (
     <div data-testid="crypto-swap-refund-state">

@@ -58,7 +58,7 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
   }
 
   const refundable = canRefundViaShift(shift, payment)
-  const manuallyRefundable = shift.kind === "refund" && canMarkRefunded(shift.status, shift.flags?.refund_short)
+  const manuallyRefundable = shift.kind === "refund" && canMarkRefunded(shift.status, shift.flags?.refund_short, shift.expires_at)
   const renewable = shift.kind === "refund" && canRenewRefund(shift.status)
 
   return (

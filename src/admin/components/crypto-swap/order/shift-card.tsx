@@ -65,7 +65,8 @@ function ShiftMilestones({ shift }: { shift: Shift }) {
 const SHIFT_TITLE: Record<ShiftKind, string> = { payment: "Payment", top_up: "Top-up", refund: "Refund" }
 
 export function ShiftCard({ orderId, shift, payment, onRefunded }: ShiftCardProps) {
-  const fundingRefund = shift.kind === "refund" && shift.status === "waiting"
+  // Waiting for the store's deposit, or for the rest of one that paid the shopper short while its shift takes it.
+  const fundingRefund = shift.kind === "refund" && Boolean(shift.view.payment_uri)
   return (
     <div
       className="flex flex-col gap-y-4 px-6 py-4"

@@ -7,6 +7,7 @@ const KNOWN_FLAGS: Record<string, { label: string; color: BadgeColor }> = {
   review: { label: "In review", color: "red" },
   address_needed: { label: "Refund address needed", color: "orange" },
   refunded: { label: "Refunded", color: "purple" },
+  refund_short: { label: "Refund short: the rest is owed", color: "red" },
   underpaid: { label: "Underpaid", color: "red" },
   overpaid: { label: "Overpaid", color: "orange" },
   paid_without_session: { label: "Paid after the shopper switched: pay back", color: "red" },
@@ -36,7 +37,7 @@ function flagDetail(value: unknown): string | undefined {
  * show. `review` carries the service's issue, which is why it is the one worth reading at a glance.
  */
 /** Bookkeeping the plugin keeps among the flags (when a wait began, which top-ups it counted), not facts for the merchant. */
-const BOOKKEEPING = new Set(["underpaid_since", "top_up_at", "credited_top_ups", "held_amount", "credited_amount"])
+const BOOKKEEPING = new Set(["underpaid_since", "top_up_at", "credited_top_ups", "held_amount", "credited_amount", "refund_target"])
 
 export function ShiftFlags({ shift }: { shift: Shift }) {
   const raised = Object.entries(shift.flags ?? {}).filter(([flag, value]) => Boolean(value) && !BOOKKEEPING.has(flag))

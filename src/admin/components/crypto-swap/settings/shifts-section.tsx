@@ -191,7 +191,7 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
               refund.deposit_address && refund.status === "waiting"
                 ? `${coinAmountOn(refund.deposit_amount, refund.deposit_coin, refund.deposit_network)} to ${refund.deposit_address}${refund.deposit_memo ? ` (memo ${refund.deposit_memo})` : ""}`
                 : refund.refund_short
-                  ? `Paid short: ${refund.refund_short} still owed`
+                  ? `Paid short: ${refund.refund_short} ${refund.refund_short_coin ?? ""} still owed`
                   : humanize(refund.status),
             mono: true,
           },
@@ -203,7 +203,7 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
               <ShiftButtons
                 ledgerId={refund.id}
                 renewRefund={canRenewRefund(refund.status)}
-                markRefunded={canMarkRefunded(refund.status, refund.refund_short)}
+                markRefunded={canMarkRefunded(refund.status, refund.refund_short, refund.expires_at)}
               />
             ),
           },
