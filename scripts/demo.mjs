@@ -18,7 +18,7 @@
 // demo stops goes on in the next run; --fresh starts both the database and the sandbox over.
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import net from "node:net"
 import path from "node:path"
@@ -167,27 +167,25 @@ async function installPlugin() {
     info(`${green("✓")} Plugin tarball unchanged: demo/node_modules/${PACKAGE} is current`)
     return
   }
-  // --omit=dev: the demo's own package.json lists the Medusa packages (so the medusa CLI knows it for
-  // a store) as devDependencies; they resolve from the repository's node_modules instead of a second install.
-  await step(`Install the tarball into demo/node_modules (npm install ${path.relative(DEMO, tarball)})`, () =>
-    run(
-      "npm",
-      [
-        "install",
-        "--no-save",
-        "--legacy-peer-deps",
-        "--ignore-scripts",
-        "--omit=dev",
-        "--omit=peer",
-        "--no-audit",
-        "--no-fund",
-        "--prefer-offline",
-        "--loglevel=error",
-        path.relative(DEMO, tarball),
-      ],
-      { cwd: DEMO }
-    )
-  )
+  // The Medusa packages (the plugin's peers, and the demo's own devDependencies so that the medusa CLI
+  // knows it for a store) resolve from the repository's node_modules instead of a second install. npm
+  // resolves a project's whole tree, dev dependencies included, even to install none of them (about a
+  // minute for Medusa's): the tarball is installed in a folder of its own, whose node_modules becomes the demo's.
+  const staging = path.join(DATA, "install")
+  await step(`Install the tarball into demo/node_modules (npm install ${path.relative(DEMO, tarball)})`, async () => {
+    rmSync(staging, { recursive: true, force: true })
+    mkdirSync(staging, { recursive: true })
+    writeFileSync(path.join(staging, "package.json"), JSON.stringify({ private: true }))
+    const flags = ["--no-save", "--legacy-peer-deps", "--ignore-scripts", "--omit=peer", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"]
+    await run("npm", ["install", ...flags, tarball], { cwd: staging })
+    const modules = path.join(DEMO, "node_modules")
+    // The dashboard's Vite cache stays: it is the demo's, not the plugin's.
+    const viteCache = path.join(modules, ".vite")
+    if (existsSync(viteCache)) renameSync(viteCache, path.join(staging, "node_modules", ".vite"))
+    rmSync(modules, { recursive: true, force: true })
+    renameSync(path.join(staging, "node_modules"), modules)
+    rmSync(staging, { recursive: true, force: true })
+  })
   writeFileSync(stamp, digest)
 }
 
