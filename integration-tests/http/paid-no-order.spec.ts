@@ -68,6 +68,33 @@ medusaIntegrationTestRunner({
       return { cart, checkoutId, shiftId, row, named }
     }
 
+    /**
+     * The service's notification of a paid checkout, sent to Medusa's built-in payment webhook route (a replay,
+     * or a webhook registered there), once Medusa has processed it.
+     */
+    async function notifyMedusaOfPaidCheckout(checkoutId: string, shiftId: string) {
+      const engine = getContainer().resolve(Modules.WORKFLOW_ENGINE)
+      const runs: Array<Promise<unknown>> = []
+      const run = engine.run.bind(engine)
+      const spy = jest.spyOn(engine, "run").mockImplementation((...args: Parameters<typeof engine.run>) => {
+        const started = run(...args)
+        if (args[0] === "process-payment-workflow") runs.push(started.catch(() => undefined))
+        return started
+      })
+      try {
+        const notification = {
+          meta: { hook: { id: "hook", accountId: env.sandbox.account.id } },
+          payload: { checkoutId, shiftId, status: "success", txid: "0xfeed" },
+        }
+        const answered = await api.post(`/hooks/payment/${PROVIDERS.checkout.replace(/^pp_/, "")}`, notification)
+        expect(answered.status).toBe(200)
+        await waitFor("Medusa to process the notification", () => runs.length, (count) => count >= 1)
+        await Promise.all(runs)
+      } finally {
+        spy.mockRestore()
+      }
+    }
+
     it("records a paid shift whose order could not be placed, never captures it, and places the order when the admin retries", async () => {
       const container = getContainer()
       const { cart, shiftId, named } = await paidWhileSoldOut()
@@ -116,29 +143,32 @@ medusaIntegrationTestRunner({
       expect(await ledgerRow(container, { id: row.id })).toMatchObject({ refund_owed: expect.any(String), captured_at: null })
 
       // The shopper replays the service's notification of the paid checkout to Medusa's built-in route.
-      const engine = container.resolve(Modules.WORKFLOW_ENGINE)
-      const runs: Array<Promise<unknown>> = []
-      const run = engine.run.bind(engine)
-      const spy = jest.spyOn(engine, "run").mockImplementation((...args: Parameters<typeof engine.run>) => {
-        const started = run(...args)
-        if (args[0] === "process-payment-workflow") runs.push(started.catch(() => undefined))
-        return started
-      })
-      try {
-        const notification = {
-          meta: { hook: { id: "hook", accountId: env.sandbox.account.id } },
-          payload: { checkoutId, shiftId, status: "success", txid: "0xfeed" },
-        }
-        const answered = await api.post(`/hooks/payment/${PROVIDERS.checkout.replace(/^pp_/, "")}`, notification)
-        expect(answered.status).toBe(200)
-        await waitFor("Medusa to process the notification", () => runs.length, (count) => count >= 1)
-        await Promise.all(runs)
-      } finally {
-        spy.mockRestore()
-      }
+      await notifyMedusaOfPaidCheckout(checkoutId!, shiftId)
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
       const payments = await paymentsOfCart(container, cart.id)
       expect(payments.filter((payment: any) => payment.captured_at)).toEqual([])
+    })
+
+    it("refunds a paid checkout Medusa captured and refunded on its own (its order could not be placed) once, never again from the admin", async () => {
+      const container = getContainer()
+      const { cart, checkoutId, shiftId, row } = await paidWhileSoldOut(PROVIDERS.checkout)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      // Still sold out: Medusa captures the payment, fails to complete the cart, and refunds it itself.
+      await notifyMedusaOfPaidCheckout(checkoutId!, shiftId)
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      const [captured] = (await paymentsOfCart(container, cart.id)).filter((payment: any) => payment.captured_at)
+      const medusaRefunds = await container.resolve(Modules.PAYMENT).listRefunds({ payment_id: captured.id })
+      expect(medusaRefunds).toHaveLength(1)
+      await reconcile(container)
+      const refundsOf = () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId })
+      expect((await refundsOf()).map((refund) => refund.refund_id)).toEqual([medusaRefunds[0].id])
+
+      // The admin, seeing the paid shift with no order, refunds it again: refused, with nothing changed.
+      const again = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, {}, admin))
+      expect(again.status).toBe(400)
+      expect(again.data.message).toMatch(/Medusa/)
+      expect(await refundsOf()).toHaveLength(1)
+      expect((await ledgerRow(container, { id: row.id })).flags?.held_refund ?? null).toBeNull()
     })
 
     it("never completes the cart of a payment refunded instead, even one Medusa authorized before the refund", async () => {

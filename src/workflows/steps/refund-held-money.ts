@@ -10,6 +10,7 @@ import { recordRefund } from "./record-refund"
 import { creditedAmount } from "../../lib/shift/underpayment"
 import { markSessionGivenBack } from "./payment-credit"
 import { refundInsteadOfOrder } from "./refund-instead-of-order"
+import { sessionPayment } from "../actions/session-payment"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
 type Destination = { address?: string; memo?: string }
@@ -55,6 +56,7 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   if (destination.address) {
     await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", destination.memo)
   }
+  await assertNotCapturedByMedusa(container, row)
   await markSessionGivenBack(container, row)
   await refundHeldShift(ledger, row, amount, destination)
   // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`):
@@ -63,6 +65,21 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   for (const topUp of await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })) {
     const amount = creditedAmount(topUp) ?? decideLedgerRow(topUp, provider.options).settledAmount
     if (amount) await refundHeldShift(ledger, topUp, amount, destination)
+  }
+}
+
+/**
+ * Money Medusa captured is refunded by Medusa, whose refunds become refund shifts (its own route may capture a
+ * paid checkout and refund it when the cart can't be completed): one given back here too would pay twice.
+ */
+async function assertNotCapturedByMedusa(container: MedusaContainer, row: LedgerRow) {
+  if (row.kind !== "payment" || !row.payment_session_id) return
+  const { payment } = await sessionPayment(container, row)
+  if (payment?.captured_at) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `Medusa captured this payment (${payment.id}) although no order holds it: refund it from Medusa's payment (its refunds become refund shifts), never here as well.`
+    )
   }
 }
 
@@ -79,8 +96,9 @@ export const refundHeldMoneyStep = createStep(
     if (already) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This money is already being refunded.")
     const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
     if (row.kind === "payment" && row.paid_no_order_since && decideLedgerRow(row, provider.options).settledAmount) {
-      // The address is checked before the order is given up: a refused memo changes nothing.
+      // The address and Medusa's side are checked before the order is given up: a refusal changes nothing.
       if (input.address) await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", input.memo)
+      await assertNotCapturedByMedusa(container, row)
       await refundInsteadOfOrder(container, row, input.actor_id)
       row = await ledger.retrieveSwapShift(input.ledger_id)
     }
