@@ -64,7 +64,8 @@ medusaIntegrationTestRunner({
       expect(Number(captured!.payments[0].captures[0].amount)).toBe(49.99)
 
       const row = await ledgerRow(container, { shift_id: shiftId })
-      expect(row).toMatchObject({ status: "settled", terminal: true, order_id: captured!.id, next_sync_at: null })
+      // Over, but read once more within an hour of its expiry, for a deposit sent to it again (sent back).
+      expect(row).toMatchObject({ status: "settled", terminal: true, order_id: captured!.id, next_sync_at: expect.any(Date) })
       expect(row.authorized_at).not.toBeNull()
       expect(row.captured_at).not.toBeNull()
       expect(row.settle_hash).toEqual(expect.any(String))
@@ -266,7 +267,39 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       const over = await ledgerRow(container, { shift_id: shiftId })
       expect((over.deposits as unknown as Array<{ status: string }>).map((deposit) => deposit.status)).toEqual(["settled", "refunded"])
-      expect(over).toMatchObject({ status: "multiple", terminal: true, next_sync_at: null })
+      expect(over).toMatchObject({ status: "multiple", terminal: true })
+    })
+
+    it("asks a shopper who paid a captured fixed shift again for a refund address: it is watched until an hour after it expires", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await paySession()
+      await env.control.deposit(shiftId)
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+      const captured = await ledgerRow(container, { shift_id: shiftId })
+      expect(captured.captured_at).not.toBeNull()
+      // Over at the service, but its address still takes (and sends back) a deposit sent to it again.
+      const expiresAt = new Date(captured.expires_at!).getTime()
+      expect(captured.next_sync_at).not.toBeNull()
+      expect(new Date(captured.next_sync_at!).getTime()).toBeLessThanOrEqual(expiresAt + 60 * 60 * 1000)
+
+      // The shopper's wallet sends the same amount again: the service holds it for a refund address nobody gave.
+      await env.control.deposit(shiftId)
+      expect(env.sandbox.getShift(shiftId)!.deposits!.map((deposit) => [deposit.status, deposit.issue])).toEqual([["settled", undefined], ["refund", "max 1 deposit"]])
+      // Its next read comes due (the tick after next_sync_at).
+      await ledgerOf(container).updateSwapShifts({ id: captured.id, next_sync_at: new Date() })
+      await reconcile(container)
+      const asking = await ledgerRow(container, { shift_id: shiftId })
+      expect(asking.flags).toMatchObject({ address_needed: true })
+      const { data } = await api.get(`/store/crypto-swap/payment-sessions/${session.id}?cart_id=${cart.id}`, shop.headers)
+      expect(data.payment.refund.address_needed).toBe(true)
+
+      // The shopper gives one on the payment page: the service has it, and sends the money back.
+      await api.post(`/store/crypto-swap/payment-sessions/${session.id}/refund-address`, { cart_id: cart.id, address: BTC_REFUND }, shop.headers)
+      await reconcile(container)
+      expect(env.sandbox.getShift(shiftId)!.refundAddress).toBe(BTC_REFUND)
+      expect((await orderWithPayments(container, cart.id))!.payments).toHaveLength(1)
     })
 
     it("cancels an authorized payment whose deposit the service refunded, and flags the order", async () => {

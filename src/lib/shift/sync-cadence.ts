@@ -72,15 +72,22 @@ function busiestDeposit(deposits: ReadonlyArray<{ status: string }>): string {
 }
 
 /**
- * A payment's or a top-up's variable address still takes deposits: a shopper may pay it again after the
- * payment is over or the top-up counted; the merchant sends the rest of a refund not paid in full.
+ * An address that still takes deposits after its shift is over. A payment's or a top-up's variable address
+ * swaps them until it expires: a shopper may pay it again after the payment is over or the top-up counted.
+ * A fixed one (a hosted checkout's too) sends back any after its first, and waits for a refund address the
+ * shopper may have to be asked for: watched until the late-deposit hour after it expires. The merchant
+ * sends the rest of a variable refund not paid in full until it expires.
  */
 function addressOpen(
   shift: { kind?: string | null; type?: string | null; status: string; expiresAt?: Date | string | null; refundOpen?: boolean },
   now: Date
 ): boolean {
-  const watched = shift.kind === "payment" || shift.kind === "top_up" || (shift.kind === "refund" && Boolean(shift.refundOpen))
-  return watched && shift.type === "variable" && shift.status !== "expired" && Boolean(shift.expiresAt) && new Date(shift.expiresAt!) > now
+  if (shift.status === "expired" || !shift.expiresAt) return false
+  const expiresAt = new Date(shift.expiresAt).getTime()
+  if (shift.kind === "payment" || shift.kind === "top_up") {
+    return shift.type === "variable" ? expiresAt > now.getTime() : expiresAt + LATE_DEPOSIT_WATCH_MS > now.getTime()
+  }
+  return shift.kind === "refund" && Boolean(shift.refundOpen) && shift.type === "variable" && expiresAt > now.getTime()
 }
 
 /** What the cadence reads of a ledger row, as recorded or about to be. */

@@ -350,9 +350,16 @@ describe("nextSyncAt", () => {
     // An underpayment's wake-up comes first when sooner.
     expect(after({ ...over, status: "settled", expiresAt: inDays(6), wakeAt: new Date(now.getTime() + 60_000) })).toBe(60)
     expect(after({ ...over, status: "settled", expiresAt: inDays(-1) })).toBeNull()
-    // A fixed shift takes one deposit; a refund's shift is the store's own.
-    expect(after({ ...over, type: "fixed", status: "settled", expiresAt: inDays(6) })).toBeNull()
+    // A refund's shift is the store's own.
     expect(after({ ...over, kind: "refund", status: "settled", expiresAt: inDays(6) })).toBeNull()
+  })
+
+  it("watches a finished fixed payment's address until an hour after it expires, for a deposit sent again that waits for a refund address", () => {
+    const inMinutes = (minutes: number) => new Date(now.getTime() + minutes * 60_000)
+    const over = { ...base, terminal: true, kind: "payment", type: "fixed" }
+    expect(after({ ...over, status: "settled", expiresAt: inMinutes(10) })).toBe(3600)
+    expect(after({ ...over, type: "checkout", status: "multiple", expiresAt: inMinutes(-30) })).toBe(3600)
+    expect(after({ ...over, status: "settled", expiresAt: inMinutes(-61) })).toBeNull()
   })
 
   it("watches a variable refund shift that paid short at the refund cadence until it expires, for the rest the store sends", () => {
