@@ -349,6 +349,42 @@ medusaIntegrationTestRunner({
       expect(sent.flags?.refunded).toBe(true)
     })
 
+    it("waits to judge a variable-rate refund the service says settled without its figures, and tells the shopper once it can", async () => {
+      const container = getContainer()
+      const { payments } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
+        deposit_coin: "USDC",
+        deposit_network: "algorand",
+        refund_address: "D".repeat(58),
+      })
+      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [row] = await refundRows(container, payments[0].id)
+      await env.control.deposit(row.shift_id!, { amount: row.deposit_estimate! })
+      await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
+      // The service says settled, once, without what it paid the shopper (single and bulk reads alike).
+      const { settleAmount: _figure, ...unpriced } = env.sandbox.getShift(row.shift_id!)!
+      env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(unpriced), times: 1 })
+      env.sandbox.addFault({ method: "GET", path: "/v2/shifts", status: 200, body: JSON.stringify([unpriced]), times: 1 })
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      const refundedEvents = () =>
+        emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.refunded" && message.data.id === row.id)
+      await reconcile(container)
+      const unjudged = await ledgerRow(container, { id: row.id })
+      expect(unjudged.status).toBe("settled")
+      // Neither refunded nor short: a missing figure is no zero.
+      expect(unjudged.flags?.refunded ?? null).toBeNull()
+      expect(unjudged.flags?.refund_short ?? null).toBeNull()
+      expect(refundedEvents()).toHaveLength(0)
+
+      // The next read has the figure, with nothing else new: judged and announced, once.
+      await ledgerOf(container).updateSwapShifts({ id: row.id, next_sync_at: new Date() })
+      await reconcile(container)
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: row.id })).flags?.refunded).toBe(true)
+      expect(refundedEvents()).toHaveLength(1)
+      emitted.mockRestore()
+    })
+
     it("keeps a variable-rate refund open while the store's deposits paid the shopper less than their share, until the rest arrives", async () => {
       const container = getContainer()
       const ALGORAND_REFUND = "B".repeat(58)
@@ -403,7 +439,9 @@ medusaIntegrationTestRunner({
       expect((await ledgerRow(container, { id: row.id })).status).toBe("multiple")
       const { data: moving } = await api.get("/admin/crypto-swap/status", admin)
       expect(moving.refunds.map((refund: any) => refund.id)).toContain(row.id)
-      expect((await refundTotals()).by_currency).toEqual([expect.objectContaining({ refunded: "0", outstanding: "20" })])
+      const inFlight = await refundTotals()
+      expect(inFlight.by_currency).toEqual([expect.objectContaining({ refunded: "0", outstanding: "20" })])
+      expect(inFlight.by_settle_coin).toEqual([expect.objectContaining({ outstanding: "0" })])
       // Settled: the shopper now has their share. An admin who marks it paid before any sync saw that (the shift
       // expired meanwhile) is refused: the ledger's "short" is judged again from what the service says now.
       for (const next of ["processing", "settling", "settled"]) await env.control.setDepositStatus(row.shift_id!, 1, next)

@@ -262,6 +262,8 @@ export type OpenRefund = {
   deposit_memo: string | null
   expires_at: string | null
   refund_address: string | null
+  /** A variable-rate refund shift: about what to send (no exact amount). */
+  deposit_estimate: string | null
   /** A variable-rate refund shift paid the shopper less than owed: what is still owed, in `refund_short_coin`. */
   refund_short: string | null
   refund_short_coin: string | null

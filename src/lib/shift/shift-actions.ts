@@ -258,11 +258,16 @@ export function planShiftActions(
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true
   // A variable-rate refund short of its target stays owed until what settles on its shift reaches it (the
-  // merchant sends the rest to the same address); reaching it later is no change of status (`multiple`).
+  // merchant sends the rest to the same address).
   if (decision.refundShort) flags.refund_short = decision.refundShort
-  else if (refunded && row.flags?.refund_short) {
-    flags.refund_short = null
-    if (!changed) events.push("crypto-swap.shift.refunded")
+  else if (refunded) flags.refund_short = null
+  if (row.kind === "refund") {
+    // The shopper hears once that they were refunded: when a judgement first says so, whether or not the
+    // status moved (the rest settling under `multiple`, a figure the service gave late).
+    const announced = events.indexOf("crypto-swap.shift.refunded")
+    const firstTime = refunded && !row.flags?.refunded
+    if (firstTime && announced < 0) events.push("crypto-swap.shift.refunded")
+    if (!firstTime && announced >= 0) events.splice(announced, 1)
   }
 
   // The service waits for an address in its refund status, or for one deposit of a `multiple` shift.

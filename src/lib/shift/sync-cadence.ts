@@ -24,8 +24,10 @@ export function nextSyncAt(
     kind?: string | null
     /** A variable payment shift's address takes deposits until it expires, whatever its status. */
     type?: string | null
-    /** A refund not judged paid in full yet (short, or a figure missing): its variable address takes the rest until it expires. */
+    /** A refund not judged paid in full yet (short, sent back, or a figure missing): its variable address takes deposits until it expires. */
     refundOpen?: boolean
+    /** A refund paid short: the merchant is to send the rest now. */
+    refundShort?: boolean
     /** A `multiple` shift's deposits: it is read at the cadence of the busiest one still moving. */
     deposits?: ReadonlyArray<{ status: string }> | null
     /**
@@ -46,7 +48,7 @@ export function nextSyncAt(
   if (shift.terminal && !shift.actionPending) {
     const wake = shift.wakeAt && shift.wakeAt > now ? shift.wakeAt : null
     // The rest of a short refund is the merchant's to send now: read like a refund, not like a stray deposit.
-    const watchSeconds = shift.kind === "refund" ? cadence.refundSeconds : cadence.openAddressSeconds
+    const watchSeconds = shift.kind === "refund" && shift.refundShort ? cadence.refundSeconds : cadence.openAddressSeconds
     const watch = addressOpen(shift, now) ? new Date(now.getTime() + watchSeconds * 1000) : null
     return wake && watch ? (wake < watch ? wake : watch) : wake ?? watch
   }
@@ -118,6 +120,7 @@ export function rowSyncAt(row: CadenceRow, options: Pick<CryptoSwapOptions, "rec
       kind: row.kind,
       type: row.type,
       refundOpen: row.kind === "refund" && !row.flags?.refunded,
+      refundShort: Boolean(row.flags?.refund_short),
       deposits: Array.isArray(row.deposits) ? (row.deposits as Array<{ status: string }>) : null,
       wakeAt: underpaymentWindowEnd(row.flags, options.underpayment.waitMinutes),
     },

@@ -175,7 +175,8 @@ export async function movementTotals(knex: Knex, filters: MovementFilters) {
       knex.raw(`${sum("s.kind <> 'refund' and s.status = 'settled'", "s.settle_amount")} as received`),
       // What the merchant sent (a short refund's deposit included) and what it still must send into open shifts.
       knex.raw(`${sum(`(${REFUNDED_SQL}) or (${REFUND_SHORT_SQL})`, "s.deposit_amount")} as refunded`),
-      knex.raw(`${sum(REFUND_TO_FUND_SQL, "s.deposit_amount")} as outstanding`)
+      // A refund paid short with the rest on its way (`multiple`): what it holds was sent, not owed.
+      knex.raw(`${sum(`(${REFUND_TO_FUND_SQL}) and not (${REFUND_SHORT_SQL})`, "s.deposit_amount")} as outstanding`)
     )
     .groupByRaw("1, 2")
     .orderByRaw("1, 2")

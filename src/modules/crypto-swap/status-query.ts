@@ -125,7 +125,7 @@ export async function moneyToResolve(knex: Knex) {
       .select(
         [
           "id", "status", "order_id", "refund_id", "amount_due", "currency_code", "deposit_amount", "deposit_coin",
-          "deposit_network", "deposit_address", "deposit_memo", "expires_at", "refund_address", "settle_coin", "settle_network",
+          "deposit_network", "deposit_address", "deposit_memo", "deposit_estimate", "expires_at", "refund_address", "settle_coin", "settle_network",
         ].map((column) => `s.${column}`),
         knex.raw("s.flags->>'refund_short' as refund_short"),
         // What it is still owed in: the shopper's coin when the store pays the fees (refund_target), else the store's.

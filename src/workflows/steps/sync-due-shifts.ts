@@ -76,7 +76,9 @@ function unchanged(row: DueShift & { session_gone: boolean }, shift: Shift, prov
   // Its order's cancel shows only in Medusa, read by the full sync.
   if (awaitsOrderDecision(row, decision)) return false
   const plan = planShiftActions({ ...row, ...planSettings(provider.options) }, shift, decision, false)
-  return !hasActions(plan)
+  // A judgement that changes what the ledger flags (a figure the service gave late) is recorded by a full sync.
+  const flagsMoved = Object.entries(plan.flags).some(([flag, value]) => JSON.stringify(value ?? null) !== JSON.stringify(row.flags?.[flag] ?? null))
+  return !hasActions(plan) && !flagsMoved && plan.events.length === 0
 }
 
 /**

@@ -64,7 +64,9 @@ describe("planShiftActions", () => {
     const reached = decided({ stage: "refunded", effectiveStatus: "settled", settledAmount: "0.0003" })
     // The rest settled under `multiple` again: no change of status, still news for the shopper.
     const done = planShiftActions({ ...refundRow, flags: flagged.flags }, { status: "multiple" }, reached, false)
-    expect(done).toMatchObject({ flags: { refund_short: null }, events: ["crypto-swap.shift.refunded"] })
+    expect(done).toMatchObject({ flags: { refund_short: null, refunded: true }, events: ["crypto-swap.shift.refunded"] })
+    // Told once: a later change of status (another deposit to it) is no news for the shopper.
+    expect(planShiftActions({ ...refundRow, flags: done.flags }, { status: "multiple" }, reached, true).events).toEqual([])
     // Still moving: neither cleared nor announced.
     const moving = decided({ stage: "deposit_confirmed", effectiveStatus: "processing" }, PaymentSessionStatus.PENDING)
     expect(planShiftActions({ ...refundRow, flags: flagged.flags }, { status: "multiple" }, moving, false)).toMatchObject({ flags: { refund_short: "0.0001" }, events: [] })
@@ -364,12 +366,13 @@ describe("nextSyncAt", () => {
 
   it("watches a variable refund shift that paid short at the refund cadence until it expires, for the rest the store sends", () => {
     const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000)
-    const short = { ...base, terminal: true, kind: "refund", type: "variable", refundOpen: true }
+    const short = { ...base, terminal: true, kind: "refund", type: "variable", refundOpen: true, refundShort: true }
     expect(after({ ...short, status: "settled", expiresAt: inDays(6) })).toBe(60)
     expect(after({ ...short, status: "multiple", expiresAt: inDays(6) })).toBe(60)
     expect(after({ ...short, status: "settled", expiresAt: inDays(-1) })).toBeNull()
-    // Paid in full: nothing more is expected there.
+    // Paid in full: nothing more is expected there. Sent back, or not yet judged: read as a stray deposit would be.
     expect(after({ ...short, refundOpen: false, status: "settled", expiresAt: inDays(6) })).toBeNull()
+    expect(after({ ...short, refundShort: false, status: "refunded", expiresAt: inDays(6) })).toBe(3600)
   })
 
   it("backs off exponentially after failures, up to the cap", () => {

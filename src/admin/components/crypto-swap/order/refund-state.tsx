@@ -16,6 +16,13 @@ const REFUND_SHIFT_STATE: Record<string, string> = {
   paid_manually: "Marked as refunded by other means.",
 }
 
+/** Settled is not yet paid in full: the sync judges what the shopper got (`flags.refunded`, `refund_short`). */
+function refundShiftState(shift: Shift): string | null {
+  if (shift.flags?.refund_short) return "The store's deposit paid the shopper only part of the refund: the rest is still owed."
+  if (["settled", "multiple"].includes(shift.status) && !shift.flags?.refunded) return "The refund shift settled: what it paid the shopper is being confirmed."
+  return REFUND_SHIFT_STATE[shift.status] ?? null
+}
+
 /** A payment shift goes into refund when the service returns the shopper's deposit by itself. */
 function paymentRefundState(shift: Shift): string | null {
   const addressNeeded = Boolean(shift.flags?.address_needed || shift.view.refund?.address_needed)
@@ -35,12 +42,7 @@ function paymentRefundState(shift: Shift): string | null {
 
 export function RefundState({ shift }: { shift: Shift }) {
   const refundShift = shift.kind === "refund"
-  const short = refundShift && Boolean(shift.flags?.refund_short)
-  const state = short
-    ? "The store's deposit paid the shopper only part of the refund: the rest is still owed."
-    : refundShift
-      ? REFUND_SHIFT_STATE[shift.status] ?? null
-      : paymentRefundState(shift)
+  const state = refundShift ? refundShiftState(shift) : paymentRefundState(shift)
   if (!state && !shift.refund_address) return null
   return (
     <div data-testid="crypto-swap-refund-state">

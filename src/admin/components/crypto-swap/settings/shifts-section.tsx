@@ -180,7 +180,7 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
       />
       <ShiftList
         title="Refunds to fund"
-        description="Every refund that has not reached the shopper yet. Send exactly the amount shown to the address before it expires; an expired refund shift can be renewed when you are ready."
+        description="Every refund that has not reached the shopper yet. Send exactly the amount shown (about it, for a variable-rate refund) to the address before it expires; an expired refund shift can be renewed when you are ready."
         testId="crypto-swap-refunds"
         shifts={status.refunds ?? []}
         columns={[
@@ -189,7 +189,7 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
             header: "Send",
             cell: (refund) =>
               refund.deposit_address && refund.status === "waiting"
-                ? `${coinAmountOn(refund.deposit_amount, refund.deposit_coin, refund.deposit_network)} to ${refund.deposit_address}${refund.deposit_memo ? ` (memo ${refund.deposit_memo})` : ""}`
+                ? `${coinAmountOn(refund.deposit_amount ?? (refund.deposit_estimate ? `about ${refund.deposit_estimate}` : null), refund.deposit_coin, refund.deposit_network)} to ${refund.deposit_address}${refund.deposit_memo ? ` (memo ${refund.deposit_memo})` : ""}`
                 : refund.refund_short
                   ? `Paid short: ${refund.refund_short} ${refund.refund_short_coin ?? ""} still owed`
                   : humanize(refund.status),
