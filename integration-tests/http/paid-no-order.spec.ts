@@ -213,6 +213,16 @@ medusaIntegrationTestRunner({
       const owed = await ledgerRow(container, { id: row.id })
       expect(owed).toMatchObject({ status: "settled", refund_owed: owed.settle_amount, captured_at: null, order_id: null })
       expect(owed.flags?.paid_without_session ?? null).toBeNull()
+
+      // Its refund waits for an address the shopper is asked for on that payment's page, which still answers.
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, {}, admin)
+      const page = `/store/crypto-swap/payment-sessions/${row.payment_session_id}`
+      const { data } = await api.get(`${page}?cart_id=${cart.id}`, shop.headers)
+      expect(data.payment.refund.address_needed).toBe(true)
+      const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+      await api.post(`${page}/refund-address`, { cart_id: cart.id, address: BTC_REFUND }, shop.headers)
+      const [refund] = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId })
+      expect(refund).toMatchObject({ refund_address: BTC_REFUND })
     })
 
     it("lets the admin refund a paid shift instead of placing its order: the settled amount becomes owed and nothing retries", async () => {

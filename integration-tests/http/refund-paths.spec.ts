@@ -101,6 +101,19 @@ medusaIntegrationTestRunner({
       return { cart, shiftId, order, payment: order.payments[0] }
     }
 
+    /**
+     * An order paid in USDC on algorand, which the service settles at a variable rate only (no fixed quote can
+     * pay the shopper in it), refunded 20 by the admin: its refund's ledger row once a tick made its shift.
+     */
+    async function variableRefund(refundAddress: string) {
+      const container = getContainer()
+      const paid = await paidOrder(container, shop, env.control, PROVIDERS.default, { deposit_coin: "USDC", deposit_network: "algorand", refund_address: refundAddress })
+      await api.post(`/admin/payments/${paid.payments[0].id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [row] = await refundRows(container, paid.payments[0].id)
+      return { ...paid, row }
+    }
+
     /** A settled order refunded 20 by the admin, with the refund's ledger row once a tick made its shift. */
     async function refundedOrder() {
       const paid = await settledOrder()
@@ -322,16 +335,8 @@ medusaIntegrationTestRunner({
 
     it("makes a variable-rate refund shift when the shopper's coin can only be settled at a variable rate", async () => {
       const container = getContainer()
-      // USDC on algorand is settled at a variable rate only: no fixed quote can pay the shopper in it.
       const ALGORAND_REFUND = "A".repeat(58)
-      const { order, payments } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
-        deposit_coin: "USDC",
-        deposit_network: "algorand",
-        refund_address: ALGORAND_REFUND,
-      })
-      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
-      await reconcile(container)
-      const [row] = await refundRows(container, payments[0].id)
+      const { order, row } = await variableRefund(ALGORAND_REFUND)
       expect(row).toMatchObject({ status: "waiting", type: "variable", settle_coin: "USDC", settle_network: "algorand", refund_address: ALGORAND_REFUND })
       expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ type: "variable", settleNetwork: "algorand", externalId: row.id })
 
@@ -351,14 +356,7 @@ medusaIntegrationTestRunner({
 
     it("waits to judge a variable-rate refund the service says settled without its figures, and tells the shopper once it can", async () => {
       const container = getContainer()
-      const { payments } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
-        deposit_coin: "USDC",
-        deposit_network: "algorand",
-        refund_address: "D".repeat(58),
-      })
-      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
-      await reconcile(container)
-      const [row] = await refundRows(container, payments[0].id)
+      const { row } = await variableRefund("D".repeat(58))
       await env.control.deposit(row.shift_id!, { amount: row.deposit_estimate! })
       await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
       // The service says settled, once, without what it paid the shopper (single and bulk reads alike).
@@ -387,16 +385,8 @@ medusaIntegrationTestRunner({
 
     it("keeps a variable-rate refund open while the store's deposits paid the shopper less than their share, until the rest arrives", async () => {
       const container = getContainer()
-      const ALGORAND_REFUND = "B".repeat(58)
-      const { order, payments, session } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
-        deposit_coin: "USDC",
-        deposit_network: "algorand",
-        refund_address: ALGORAND_REFUND,
-      })
+      const { order, session, row } = await variableRefund("B".repeat(58))
       const paid = await ledgerRow(container, { shift_id: session.data.shift_id })
-      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
-      await reconcile(container)
-      const [row] = await refundRows(container, payments[0].id)
       expect(row.type).toBe("variable")
       // The store pays the fees: the shopper is owed 20 of the settled amount's share of what they deposited,
       // in their coin, rounded up to its precision: what a fixed quote would have fixed.
@@ -467,14 +457,7 @@ medusaIntegrationTestRunner({
 
     it("lets the admin close a variable-rate refund paid short once its shift expired, and flags a deposit to it after that", async () => {
       const container = getContainer()
-      const { payments } = await paidOrder(container, shop, env.control, PROVIDERS.default, {
-        deposit_coin: "USDC",
-        deposit_network: "algorand",
-        refund_address: "C".repeat(58),
-      })
-      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, admin)
-      await reconcile(container)
-      const [row] = await refundRows(container, payments[0].id)
+      const { row } = await variableRefund("C".repeat(58))
       await env.control.deposit(row.shift_id!, { amount: BigNumber.max(row.deposit_min!, "5").toFixed() })
       await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
       await reconcile(container)

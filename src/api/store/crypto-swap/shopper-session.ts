@@ -1,5 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../modules/crypto-swap"
 import { catalogueFor, providerRegistry, type RegisteredProvider } from "../../../lib/provider-registry"
 import { recordPaymentShiftWorkflow } from "../../../workflows/record-payment-shift"
@@ -15,6 +15,9 @@ import { sessionIdSchema } from "./validators"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
 
+/** A shift in one of these never received money (a late deposit moves an expired one to `refund` or `multiple`). */
+const UNPAID_STATUSES = ["creating", "waiting", "expired"]
+
 const notFound = () => shopperError(MedusaError.Types.NOT_FOUND, text("store.session_not_found"))
 /** However many pages poll, the service is read at most once per this long per session. */
 export const PAGE_READ_CACHE_MS = 3000
@@ -23,30 +26,56 @@ type ShopperSession = Awaited<ReturnType<typeof shopperSession>>["session"]
 
 /**
  * The payment session a shopper asks about, only if it belongs to their cart: shift ids are
- * sensitive, so another cart's session answers exactly like a session that does not exist.
+ * sensitive, so another cart's session answers exactly like a session that does not exist. One Medusa
+ * deleted (the shopper started another payment) whose shift received money is still theirs to look at and
+ * to say where that money goes back (`withGone`): the page and the refund address, never what would make a
+ * shift for it. One that received nothing is gone.
  */
-export async function shopperSession(scope: MedusaContainer, sessionId: string, cartId: string) {
+export async function shopperSession(scope: MedusaContainer, sessionId: string, cartId: string, { withGone = false } = {}) {
   parseInput(sessionIdSchema, { id: sessionId })
   const query = scope.resolve(ContainerRegistrationKeys.QUERY)
   const {
-    data: [session],
+    data: [found],
   } = await query.graph({
     entity: "payment_session",
     fields: ["id", "provider_id", "status", "amount", "currency_code", "data", "payment_collection_id"],
     filters: { id: sessionId },
   })
+  const session = found ?? (withGone ? await goneSession(scope, sessionId, cartId) : undefined)
   // A provider the store no longer registers can't be followed: answered like any other unknown session.
   const provider = session ? providerRegistry(scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(session.provider_id) : undefined
   if (!session || !provider) {
     throw notFound()
   }
-  const { data: links } = await query.graph({
-    entity: "cart_payment_collection",
-    fields: ["cart_id"],
-    filters: { payment_collection_id: session.payment_collection_id, cart_id: cartId },
-  })
-  if (!links.length) throw notFound()
+  if (found) {
+    const { data: links } = await query.graph({
+      entity: "cart_payment_collection",
+      fields: ["cart_id"],
+      filters: { payment_collection_id: found.payment_collection_id, cart_id: cartId },
+    })
+    if (!links.length) throw notFound()
+  }
   return { session, provider: provider as RegisteredProvider }
+}
+
+/**
+ * A session Medusa deleted, as the ledger recorded its payment on this cart (Medusa keeps no trace of
+ * it), if its shift received money: that may still be on its way back to the shopper.
+ */
+async function goneSession(scope: MedusaContainer, sessionId: string, cartId: string) {
+  const [row] = await scope
+    .resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    .listSwapShifts({ payment_session_id: sessionId, cart_id: cartId, kind: "payment", status: { $nin: UNPAID_STATUSES } }, { take: 1 })
+  if (!row) return undefined
+  return {
+    id: sessionId,
+    provider_id: row.provider_id!,
+    status: PaymentSessionStatus.CANCELED,
+    amount: row.amount_due,
+    currency_code: row.currency_code,
+    data: { shift_id: row.shift_id, ...(row.checkout_id ? { checkout_id: row.checkout_id } : {}) },
+    payment_collection_id: null,
+  }
 }
 
 /**

@@ -10,6 +10,6 @@ import { sessionView, shopperSession } from "../../shopper-session"
  */
 export async function GET(req: MedusaRequest, res: MedusaResponse) {
   const { cart_id } = parseInput(sessionQuerySchema, req.query)
-  const { session, provider } = await shopperSession(req.scope, req.params.id, cart_id)
+  const { session, provider } = await shopperSession(req.scope, req.params.id, cart_id, { withGone: true })
   res.json(await sessionView(req.scope, session, provider, cart_id, sayTo(req)))
 }

@@ -13,7 +13,7 @@ import { ledgerRowForSession, shopperSession } from "../../../shopper-session"
  */
 export async function POST(req: MedusaRequest, res: MedusaResponse) {
   const { cart_id, address, memo } = parseInput(refundAddressBodySchema, req.body)
-  const { session } = await shopperSession(req.scope, req.params.id, cart_id)
+  const { session } = await shopperSession(req.scope, req.params.id, cart_id, { withGone: true })
   const ledger = req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const paymentId = await paymentOf(req, session.id)
   const payment = await ledgerRowForSession(req.scope, session)
