@@ -107,6 +107,35 @@ medusaIntegrationTestRunner({
       expect(order?.payments.map((payment: any) => payment.captures.length)).toEqual([1])
     })
 
+    it("keeps the paid shift when the payer sends a wrong amount to another shift of the checkout, which is sent back", async () => {
+      const { container, cart, session, checkoutId, first } = await checkoutWithFirstCoin()
+
+      // The payer opened ETH too, then paid BTC in full, which places the order.
+      const second = await env.control.payCheckout(checkoutId, "ETH", "ethereum")
+      await env.control.deposit(first.id)
+      await env.control.setStatus(first.id, "processing")
+      await reconcile(container)
+      expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ shift_id: first.id, authorized_at: expect.anything() })
+
+      // A wrong amount to the ETH address: the service will send it back (it waits for a refund address). BTC settles meanwhile.
+      await env.control.deposit(second.id, { amount: "0.001" })
+      await env.control.walk(first.id, ["settling", "settled"])
+      await reconcile(container)
+
+      const row = await ledgerRow(container, { checkout_id: checkoutId })
+      const order = await orderWithPayments(container, cart.id)
+      const page = await pageOf(session.id, cart.id)
+      expect({
+        row: { shift_id: row.shift_id, status: row.status, captured_at: row.captured_at, canceled_at: row.canceled_at, other: row.flags?.other_paid_shifts },
+        payments: order?.payments.map((payment: any) => ({ captures: payment.captures.length, canceled_at: payment.canceled_at })),
+        page: { status: page.status, stage: page.data.payment?.stage, coin: page.data.payment?.deposit?.coin },
+      }).toEqual({
+        row: { shift_id: first.id, status: "settled", captured_at: expect.anything(), canceled_at: null, other: [second.id] },
+        payments: [{ captures: 1, canceled_at: null }],
+        page: { status: 200, stage: "settled", coin: "BTC" },
+      })
+    })
+
     it("moves to a shift paid later and flags the other paid shift of the same checkout for the merchant", async () => {
       const { container, cart, session, checkoutId, first } = await checkoutWithFirstCoin()
 

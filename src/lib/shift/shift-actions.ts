@@ -23,7 +23,7 @@ export type ShiftActionState = {
   order_canceled_at?: Date | string | null
   /** A hosted checkout's payment now follows another of its shifts (the payer switched coins). */
   shift_switched?: boolean
-  /** The checkout's other shifts the service has seen a deposit for (see governingShift). */
+  /** The checkout's other shifts the service has seen a deposit for (see followedShift). */
   other_paid_shifts?: string[]
   /** The provider's `underpayment.waitMinutes`: how long a short payment waits for a top-up. */
   underpayment_wait_minutes?: number

@@ -26,7 +26,7 @@ import type {
 import {
   CoinCatalogue,
   SwapServiceClient,
-  governingShift,
+  followedShift,
   webhookNotificationSchema,
   type Checkout,
   type Coin,
@@ -258,11 +258,9 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       const checkout = await this.client_.getCheckout(checkoutId)
       const origin = this.checkoutOrigin(checkout)
       // Whichever of the checkout's shifts the notification names, the payment follows the governing one.
-      const governing = governingShift(checkout).shiftId
-      if (!origin || !governing || !(checkout.orders ?? []).some((order) => order.id === shiftId)) {
-        return { action: "not_supported" }
-      }
-      const shift = await this.client_.getShift(governing)
+      if (!origin || !(checkout.orders ?? []).some((order) => order.id === shiftId)) return { action: "not_supported" }
+      const { shift } = await followedShift(checkout, (id) => this.client_.getShift(id))
+      if (!shift) return { action: "not_supported" }
       const decision = decideStatus(shift, statusPolicy(this.options_, origin.amount))
       return { action: decision.action, data: { session_id: origin.sessionId, amount: origin.amount } }
     } catch (error) {
@@ -384,14 +382,16 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     if (observed) return this.folded(data, observed)
     try {
       // The checkout names the shift that governs the payment, as it does for the ledger's sync.
-      const shiftId =
+      const shift =
         data.mode === "checkout" && data.checkout_id
-          ? governingShift(await this.client_.getCheckout(data.checkout_id)).shiftId
+          ? (await followedShift(await this.client_.getCheckout(data.checkout_id), (id) => this.client_.getShift(id))).shift
           : data.shift_id
-      if (!shiftId) {
+            ? await this.client_.getShift(data.shift_id)
+            : null
+      if (!shift) {
         return { decision: decideStatus({ status: data.status }, statusPolicy(this.options_, data.amount, data.credit)), data }
       }
-      return this.folded(data, await this.client_.getShift(shiftId))
+      return this.folded(data, shift)
     } catch (error) {
       throw toMedusaError(error, doing)
     }

@@ -2,7 +2,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { clientFor, providerById } from "../../lib/provider-registry"
-import { governingShift, type Shift } from "../../lib/swap-service"
+import { followedShift, type Shift } from "../../lib/swap-service"
 import { isFresh, type ObservedShift } from "../../lib/shift/sync-observation"
 
 export type ShiftObservation = {
@@ -46,15 +46,18 @@ export const observeShiftStep = createStep(
     const observed_at = new Date().toISOString()
     try {
       const client = clientFor(providerById(configModule, row.provider_id!))
-      const checkout = row.checkout_id ? governingShift(await client.getCheckout(row.checkout_id)) : undefined
-      const shiftId = checkout ? checkout.shiftId : row.shift_id
-      // A checkout's payer may have switched to another shift, which only the checkout says; while the
-      // same one governs, the tick's read of it still stands in for reading it again.
-      if (tickRead && shiftId === tickRead.shift.id) {
-        return new StepResponse({ row, shift: tickRead.shift, observed_at: tickRead.observed_at, other_paid_shift_ids: checkout?.otherPaidShiftIds })
-      }
-      const shift = shiftId ? await client.getShift(shiftId) : null
-      return new StepResponse({ row, shift, observed_at, other_paid_shift_ids: checkout?.otherPaidShiftIds })
+      if (!row.checkout_id) return new StepResponse({ row, shift: row.shift_id ? await client.getShift(row.shift_id) : null, observed_at })
+      // A checkout's payer may have switched to another shift, which only the checkout says; the tick's
+      // read of a shift still stands in for reading that one again.
+      const followed = await followedShift(await client.getCheckout(row.checkout_id), (shiftId) =>
+        tickRead && shiftId === tickRead.shift.id ? Promise.resolve(tickRead.shift) : client.getShift(shiftId)
+      )
+      return new StepResponse({
+        row,
+        shift: followed.shift,
+        observed_at: tickRead && followed.shift === tickRead.shift ? tickRead.observed_at : observed_at,
+        other_paid_shift_ids: followed.otherPaidShiftIds,
+      })
     } catch (error) {
       return new StepResponse({ row, shift: null, error: (error as Error).message })
     }
