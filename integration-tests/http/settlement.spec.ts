@@ -184,6 +184,27 @@ medusaIntegrationTestRunner({
       expect(order?.payments.map((payment: any) => payment.canceled_at)).toEqual([null])
     })
 
+    it("refuses a cart change while a deposit no sync has seen yet is on its way, so the shopper is not asked to pay again", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      await env.control.deposit(session.data.shift_id as string)
+
+      const refused = await failing(api.post(`/store/carts/${cart.id}/line-items/${cart.items[0].id}`, { quantity: 2 }, shop.headers))
+      const { data } = await api.get(`/store/carts/${cart.id}?fields=items.quantity,payment_collection.payment_sessions.id`, shop.headers)
+      // Medusa turns the provider's refusal into its own answer (core-flows' validate-deleted-payment-sessions).
+      expect({
+        refused: { status: refused.status, message: refused.data.message },
+        quantity: data.cart.items[0].quantity,
+        sessions: data.cart.payment_collection.payment_sessions.map((kept: { id: string }) => kept.id),
+      }).toEqual({ refused: { status: 500, message: "Could not delete all payment sessions" }, quantity: 1, sessions: [session.id] })
+
+      // The deposit places the order as usual.
+      await env.control.walk(session.data.shift_id as string, ["processing", "settling", "settled"])
+      await reconcile(container)
+      expect(captureCount(await orderWithPayments(container, cart.id))).toBe(1)
+    })
+
     it("flags money paid into the shift of a replaced session instead of authorizing a session that is gone", async () => {
       const container = getContainer()
       const cart = await shop.createCart()

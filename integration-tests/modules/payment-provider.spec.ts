@@ -67,13 +67,15 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       expect(captured.captures).toHaveLength(1)
     })
 
-    it("deletes a session without asking the service: its shift is left for reconciliation to cancel", async () => {
+    it("deletes a session whose shift saw no deposit, reading it once: its shift is left for reconciliation to cancel", async () => {
       const { session } = await newSession(20, { deposit_coin: "BTC", deposit_network: "bitcoin" })
       const shiftId = session.data!.shift_id as string
       await env.control.clearRequests()
       await service.deletePaymentSession(session.id)
       expect(await service.listPaymentSessions({ id: session.id })).toEqual([])
-      expect(await env.control.requests()).toEqual([])
+      expect((await env.control.requests()).map((request: { method: string; path: string }) => `${request.method} ${request.path}`)).toEqual([
+        `GET /v2/shifts/${shiftId}`,
+      ])
       const shift = await (await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}`)).json()
       expect(shift.status).toBe("waiting")
     })
@@ -83,6 +85,21 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       await env.control.deposit(session.data!.shift_id as string)
       await service.updatePaymentSession({ id: session.id, amount: 20, currency_code: "usd", data: { ...session.data, status: "pending" } })
       await expect(service.deletePaymentSession(session.id)).rejects.toThrow(/already on its way/)
+    })
+
+    it("refuses to delete a session whose deposit reached the service before any sync saw it", async () => {
+      const { session } = await newSession(20, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+      await env.control.deposit(session.data!.shift_id as string)
+      await expect(service.deletePaymentSession(session.id)).rejects.toThrow(/already on its way/)
+      expect(await service.listPaymentSessions({ id: session.id })).toHaveLength(1)
+    })
+
+    it("deletes a session when the service can't be asked: a cart stays editable while it is down", async () => {
+      const { session } = await newSession(20, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+      await env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${session.data!.shift_id}`, status: 503, times: 10 })
+      await service.deletePaymentSession(session.id)
+      expect(await service.listPaymentSessions({ id: session.id })).toEqual([])
+      expect(await env.control.requestsTo("GET", `/v2/shifts/${session.data!.shift_id}`)).toHaveLength(1)
     })
 
     it("records a refund of a settled payment in Medusa, keeping the payment's data as it was", async () => {

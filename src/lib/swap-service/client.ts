@@ -25,7 +25,7 @@ import {
   type Quote,
   type Shift,
 } from "./schemas"
-import { Transport, type Call } from "./transport"
+import { Transport, type Call, type CallLimits } from "./transport"
 
 export type SwapServiceClientOptions = {
   /** API base; `/v2/...` and `/create-account` are appended. */
@@ -256,8 +256,8 @@ export class SwapServiceClient {
     })
   }
 
-  async getShift(id: string): Promise<Shift> {
-    return this.get({ operation: "getShift", pathTemplate: "/v2/shifts/:id", path: `/v2/shifts/${encodeURIComponent(id)}`, schema: shiftSchema })
+  async getShift(id: string, limits?: CallLimits): Promise<Shift> {
+    return this.get({ operation: "getShift", pathTemplate: "/v2/shifts/:id", path: `/v2/shifts/${encodeURIComponent(id)}`, schema: shiftSchema, limits })
   }
 
   /**
@@ -336,8 +336,8 @@ export class SwapServiceClient {
     })
   }
 
-  async getCheckout(id: string): Promise<Checkout> {
-    return this.get({ operation: "getCheckout", pathTemplate: "/v2/checkout/:id", path: `/v2/checkout/${encodeURIComponent(id)}`, schema: checkoutSchema })
+  async getCheckout(id: string, limits?: CallLimits): Promise<Checkout> {
+    return this.get({ operation: "getCheckout", pathTemplate: "/v2/checkout/:id", path: `/v2/checkout/${encodeURIComponent(id)}`, schema: checkoutSchema, limits })
   }
 
   checkoutPayUrl(checkoutId: string): string {

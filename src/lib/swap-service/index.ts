@@ -10,7 +10,7 @@ export {
   type CheckoutRequest,
 } from "./client"
 export { SwapServiceError, classifyFailure, parseRetryAfter, type Failure, type FailureKind } from "./errors"
-export { MAX_RETRY_WAIT_MS } from "./transport"
+export { MAX_RETRY_WAIT_MS, type CallLimits } from "./transport"
 export {
   coinSchema,
   quoteSchema,

@@ -28,7 +28,12 @@ export type Call<T> = {
   /** A GraphQL call: `errors` inside a 2xx fail it, and `schema` describes `data`. */
   graphql?: boolean
   schema: z.ZodType<T>
+  /** Tighter bounds than the client's for a caller that can't wait (both default to the client's). */
+  limits?: CallLimits
 }
+
+/** A caller's own bounds on a call: milliseconds per attempt, and retries after the first. */
+export type CallLimits = { timeoutMs?: number; maxRetries?: number }
 
 export type TransportOptions = {
   secretHeader: string
@@ -87,7 +92,7 @@ export class Transport {
 
   /** How long to wait before the next attempt, or undefined to give up. */
   private retryWaitMs(call: Call<unknown>, failure: SwapServiceError, attempt: number): number | undefined {
-    if (attempt > this.options.maxRetries) return undefined
+    if (attempt > (call.limits?.maxRetries ?? this.options.maxRetries)) return undefined
     const repeatable = call.repeat === "unsafe" ? failure.status === 429 : failure.retryable
     if (!repeatable) return undefined
     if (failure.retryAfterMs !== undefined) return failure.retryAfterMs <= MAX_RETRY_WAIT_MS ? failure.retryAfterMs : undefined
@@ -105,8 +110,9 @@ export class Transport {
     }
     // A timer cleared with the answer: AbortSignal.timeout's outlives it by the whole timeout, thousands
     // of them alive after a tick's reads.
+    const timeoutMs = call.limits?.timeoutMs ?? this.options.timeoutMs
     const deadline = new AbortController()
-    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs)
+    const timer = setTimeout(() => deadline.abort(), timeoutMs)
     let answer: Answer
     try {
       answer = await this.exchange(call, deadline.signal)
@@ -115,7 +121,7 @@ export class Transport {
       report(timedOut ? "timeout" : "network_error", timedOut ? "TIMEOUT" : "NETWORK_ERROR")
       throw this.failure(
         timedOut
-          ? { operation: call.operation, kind: "timeout", code: "TIMEOUT", message: `The swap service did not answer within ${this.options.timeoutMs} ms` }
+          ? { operation: call.operation, kind: "timeout", code: "TIMEOUT", message: `The swap service did not answer within ${timeoutMs} ms` }
           : { operation: call.operation, kind: "network", code: "NETWORK_ERROR", message: "The connection to the swap service failed" }
       )
     } finally {

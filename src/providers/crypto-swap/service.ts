@@ -28,6 +28,7 @@ import {
   SwapServiceClient,
   followedShift,
   webhookNotificationSchema,
+  type CallLimits,
   type Checkout,
   type Coin,
   type Shift,
@@ -49,7 +50,8 @@ import { parseStorefrontInput, storefrontInputSchema, type StorefrontInput } fro
 
 type InjectedDependencies = { logger: Logger; event_bus?: IEventBusModuleService }
 
-/** Shift statuses in which the shopper's money is on its way or has arrived. */
+/** A cart edit waits for this read at most: one attempt, two seconds. */
+const DELETION_READ_LIMITS: CallLimits = { timeoutMs: 2_000, maxRetries: 0 }
 const SESSION_PARAM = "crypto_swap_session"
 const AMOUNT_PARAM = "crypto_swap_amount"
 /**
@@ -157,17 +159,24 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   }
 
   /**
-   * Asks nothing of the service, so a shopper can edit the cart or switch to another method while it is
-   * down: the ledger follows the shift and reconciliation cancels it once its session is gone and the
-   * service allows. Refused only when the store has already seen a deposit (the status the ledger mirrors
-   * into the data): deleting would let the cart change under a shopper whose money is on its way. Unless
-   * that money goes back to the shopper (`given_back`): the cart is theirs again, for a new payment.
+   * Refused while a deposit is on its way: deleting would let the cart change under a shopper whose
+   * money is already sent, who would then be asked to pay again. The data mirrors only the ledger's last
+   * read, so a deposit sent since is asked of the service, once and briefly: a shopper can still edit
+   * the cart or switch methods while the service is down (the ledger follows the shift, and a deposit
+   * that reaches it anyway is flagged for the merchant to pay back). Unless that money goes back to the
+   * shopper (`given_back`): the cart is theirs again, for a new payment.
    */
   async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
     if (!this.hasPayment(data)) return { data }
     const current = this.sessionData(data)
     if (current.given_back) return { data }
-    if (DEPOSIT_SEEN_STATUSES.has(current.status)) {
+    const read = DEPOSIT_SEEN_STATUSES.has(current.status)
+      ? undefined
+      : await this.refresh(data, "changing the cart", { limits: DELETION_READ_LIMITS }).catch((error: Error) => {
+          this.logger_.info(`crypto-swap: payment ${current.session_id} deleted without reading its shift (${error.message})`)
+          return undefined
+        })
+    if (DEPOSIT_SEEN_STATUSES.has(read?.shift?.status ?? current.status)) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "A crypto deposit for this cart is already on its way; the cart can't be changed until the payment completes."
@@ -375,7 +384,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   private async refresh(
     raw: Record<string, unknown> | undefined,
     doing: string,
-    { fromSync = false } = {}
+    { fromSync = false, limits }: { fromSync?: boolean; limits?: CallLimits } = {}
   ): Promise<{ shift?: Shift; decision: StatusDecision; data: CryptoSwapSessionData }> {
     const data = this.sessionData(raw)
     const observed = fromSync ? syncObservation(data) : undefined
@@ -384,9 +393,9 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       // The checkout names the shift that governs the payment, as it does for the ledger's sync.
       const shift =
         data.mode === "checkout" && data.checkout_id
-          ? (await followedShift(await this.client_.getCheckout(data.checkout_id), (id) => this.client_.getShift(id))).shift
+          ? (await followedShift(await this.client_.getCheckout(data.checkout_id, limits), (id) => this.client_.getShift(id, limits))).shift
           : data.shift_id
-            ? await this.client_.getShift(data.shift_id)
+            ? await this.client_.getShift(data.shift_id, limits)
             : null
       if (!shift) {
         return { decision: decideStatus({ status: data.status }, statusPolicy(this.options_, data.amount, data.credit)), data }
