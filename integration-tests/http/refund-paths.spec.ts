@@ -282,6 +282,45 @@ medusaIntegrationTestRunner({
       expect(await refundRows(container, payment.id)).toHaveLength(1)
     })
 
+    it("renews a refund whose two deposits the service both sent back (multiple): nothing reached the shopper", async () => {
+      const container = getContainer()
+      const { payment, refund: row } = await refundedOrder()
+      // The merchant sends a wrong amount twice: each goes back to the merchant's own address.
+      const wrong = new BigNumber(row.deposit_amount!).minus("1").toFixed()
+      await env.control.deposit(row.shift_id!, { amount: wrong })
+      await env.control.deposit(row.shift_id!, { amount: wrong })
+      expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ status: "multiple" })
+      for (const index of [0, 1]) {
+        await env.control.setDepositStatus(row.shift_id!, index, "refunding")
+        await env.control.setDepositStatus(row.shift_id!, index, "refunded")
+      }
+      await reconcile(container)
+
+      const returned = await ledgerRow(container, { id: row.id })
+      expect({ status: returned.status, refunded: returned.flags?.refunded ?? null, sent_back: returned.flags?.sent_back }).toEqual({
+        status: "multiple",
+        refunded: null,
+        sent_back: "refunded",
+      })
+      const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=refund_sent_back", admin)
+      expect(listed.payments.map((line: any) => line.id)).toEqual([row.id])
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.refunds.filter((refund: any) => refund.id === row.id)).toEqual([expect.objectContaining({ status: "multiple", sent_back: "refunded" })])
+
+      // Past the deadline the same refund gets a new shift, as one sent back in a single deposit does.
+      const bounced = env.sandbox.getShift(row.shift_id!)!
+      env.sandbox.addFault({
+        method: "GET",
+        path: `/v2/shifts/${row.shift_id}`,
+        status: 200,
+        body: JSON.stringify({ ...bounced, expiresAt: new Date(Date.now() - 60_000).toISOString() }),
+        times: 1,
+      })
+      const renewed = await api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin)
+      expect(renewed.data.shift).toMatchObject({ id: row.id, status: "waiting", refund_id: row.refund_id, terminal: false })
+      expect(await refundRows(container, payment.id)).toHaveLength(1)
+    })
+
     it("finds the refund shift the service made when its answer was lost, instead of making a second one", async () => {
       const container = getContainer()
       const { payment } = await settledOrder()
@@ -409,7 +448,10 @@ medusaIntegrationTestRunner({
       expect(shown.view.stage).not.toBe("refunded")
       expect(shown.view.headline).toContain("Refund short")
       const { data: status } = await api.get("/admin/crypto-swap/status", admin)
-      expect(status.refunds.map((refund: any) => refund.id)).toContain(row.id)
+      // The settings page says what is still owed, and in which coin.
+      expect(status.refunds.filter((refund: any) => refund.id === row.id)).toEqual([
+        expect.objectContaining({ refund_short: short.flags?.refund_short, refund_short_coin: expect.any(String) }),
+      ])
       const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=refund_short", admin)
       expect(listed.payments.map((line: any) => line.id)).toEqual([row.id])
       // In the totals the refund is still outstanding in the store's currency; what the merchant sent is sent.

@@ -37,15 +37,15 @@ export function canRefundViaShift(shift: Shift, payment: AdminPayment | undefine
  * back in full, or paid short once its shift can take the rest no more (`refundShort`, `expiresAt`). The
  * route asks the service again before it records anything.
  */
-export function canMarkRefunded(status: string, refundShort?: unknown, expiresAt?: string | null): boolean {
+export function canMarkRefunded(status: string, refundShort?: unknown, expiresAt?: string | null, sentBack?: unknown): boolean {
   if (refundShort) return Boolean(expiresAt) && Date.parse(expiresAt!) <= Date.now()
-  return ["address_needed", "creating", "waiting", "expired", "refunded"].includes(status)
+  return ["address_needed", "creating", "waiting", "expired", "refunded"].includes(status) || sentBack === "refunded"
 }
 
 /**
  * A refund shift lives as long as its quote: one that expired unfunded, or whose deposit the service sent
- * back (`refunded`: nothing reached the shopper), is renewed when the merchant is ready to send.
+ * back (`refunded`, or every deposit of a `multiple` one: `sentBack`), is renewed when the merchant is ready to send.
  */
-export function canRenewRefund(status: string): boolean {
-  return status === "expired" || status === "refunded"
+export function canRenewRefund(status: string, sentBack?: unknown): boolean {
+  return status === "expired" || status === "refunded" || sentBack === "refunded"
 }

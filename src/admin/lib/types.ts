@@ -267,6 +267,8 @@ export type OpenRefund = {
   /** A variable-rate refund shift paid the shopper less than owed: what is still owed, in `refund_short_coin`. */
   refund_short: string | null
   refund_short_coin: string | null
+  /** Where the merchant's deposit to the refund shift stands when it goes back (`refunded`: all of it is back). */
+  sent_back: string | null
 }
 
 export type RegisterWebhookInput = { provider_id: string; backend_url: string }

@@ -1,4 +1,4 @@
-import { distinctDeposits, type ShiftDepositLike, type StatusDecision } from "./status-map"
+import { distinctDeposits, REFUND_STATUSES, type ShiftDepositLike, type StatusDecision } from "./status-map"
 import { creditedAmount, underpaymentWindowEnd } from "./underpayment"
 import { compareDecimals, morePercent, subtractDecimals } from "../money"
 import type { CryptoSwapOptions } from "../options"
@@ -268,6 +268,8 @@ export function planShiftActions(
     const firstTime = refunded && !row.flags?.refunded
     if (firstTime && announced < 0) events.push("crypto-swap.shift.refunded")
     if (!firstTime && announced >= 0) events.splice(announced, 1)
+    // The merchant's deposit going back, also when it came in several (`multiple`, whose own status says nothing).
+    flags.sent_back = REFUND_STATUSES.has(decision.effectiveStatus) ? decision.effectiveStatus : null
   }
 
   // The service waits for an address in its refund status, or for one deposit of a `multiple` shift.

@@ -91,7 +91,8 @@ export type StatusDecision = {
 }
 
 const IN_FLIGHT_ORDER = ["pending", "review", "processing", "settling"]
-const REFUND_STATUSES = new Set(["refund", "refunding", "refunded"])
+/** A deposit going, or gone, back to its sender. */
+export const REFUND_STATUSES: ReadonlySet<string> = new Set(["refund", "refunding", "refunded"])
 
 /** The items whose key is unknown or not seen before in the list. */
 function firstOfEach<T>(items: T[], key: (item: T) => string | null | undefined): T[] {
@@ -178,6 +179,11 @@ function expectedSettlement(shift: ShiftLike): string | undefined {
 }
 
 /** Maps a shift as the service reports it to a Medusa payment session status. */
+/** Every deposit the shift took went back to its sender (for `multiple`, each of its deposits): it holds nothing. */
+export function sentBackInFull(shift: ShiftLike): boolean {
+  return (shift.status === "multiple" ? resolveMultiple(shift).status : shift.status) === "refunded"
+}
+
 export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDecision {
   const multiple = shift.status === "multiple" ? resolveMultiple(shift) : undefined
   const status = multiple?.status ?? shift.status

@@ -122,15 +122,17 @@ export async function moneyToResolve(knex: Knex) {
     shifts(knex)
       // A refund paid short is found from the flags' GIN index.
       .whereRaw(`((${REFUND_TO_FUND_SQL}) or (${hasFlag("refund_short")} and ${REFUND_SHORT_SQL}))`)
-      .select(
-        [
+      // One list: knex reads only the first argument when it is an array.
+      .select([
+        ...[
           "id", "status", "order_id", "refund_id", "amount_due", "currency_code", "deposit_amount", "deposit_coin",
           "deposit_network", "deposit_address", "deposit_memo", "deposit_estimate", "expires_at", "refund_address", "settle_coin", "settle_network",
         ].map((column) => `s.${column}`),
         knex.raw("s.flags->>'refund_short' as refund_short"),
+        knex.raw("s.flags->>'sent_back' as sent_back"),
         // What it is still owed in: the shopper's coin when the store pays the fees (refund_target), else the store's.
-        knex.raw("case when s.flags->'refund_target'->>'settle_amount' is not null then s.settle_coin else s.deposit_coin end as refund_short_coin")
-      )
+        knex.raw("case when s.flags->'refund_target'->>'settle_amount' is not null then s.settle_coin else s.deposit_coin end as refund_short_coin"),
+      ])
       .orderBy([{ column: "s.created_at", order: "asc" }, { column: "s.id", order: "asc" }])
       .limit(RARE_ROWS_CAP),
     shifts(knex)

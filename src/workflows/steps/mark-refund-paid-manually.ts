@@ -19,10 +19,11 @@ export const markRefundPaidManuallyStep = createStep(
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const row = await ledger.retrieveSwapShift(input.ledger_id)
     if (row.kind !== "refund") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only a refund can be marked as paid by other means.")
-    // `refunded`: the service sent the merchant's deposit back, so the refund shift holds nothing. One paid
-    // short (a variable rate) holds what the shopper got: the rest is paid by other means.
+    // `refunded` (or `multiple`, every deposit of it): the service sent the merchant's deposit back, so the
+    // refund shift holds nothing, as the service is asked below. One paid short (a variable rate) holds
+    // what the shopper got: the rest is paid by other means.
     const short = Boolean(row.flags?.refund_short)
-    if (!short && !["address_needed", "creating", "waiting", "expired", "refunded"].includes(row.status)) {
+    if (!short && !["address_needed", "creating", "waiting", "expired", "refunded", "multiple"].includes(row.status)) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is already "${row.status}" at the service; it can't be marked paid by hand.`)
     }
     let depositsAtMark = 0

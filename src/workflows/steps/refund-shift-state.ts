@@ -3,6 +3,7 @@ import type { CryptoSwapModuleService } from "../../modules/crypto-swap"
 import type { SwapServiceClient } from "../../lib/swap-service"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { isTerminal } from "../../lib/shift/shift-actions"
+import { sentBackInFull } from "../../lib/shift/status-map"
 
 /**
  * What the service says of a refund shift now, never the ledger's last sync: refuses when the merchant's
@@ -12,7 +13,7 @@ export async function assertRefundShiftUnfunded(client: SwapServiceClient, shift
   const shift = await client.getShift(shiftId).catch((error) => {
     throw toMedusaError(error, doing)
   })
-  if (shift.status === "refunded") {
+  if (sentBackInFull(shift)) {
     // Sent back in full, it holds nothing; but until its deadline it still takes a deposit of the right
     // amount, which would pay the shopper a second time.
     if (shift.expiresAt && Date.parse(shift.expiresAt) <= Date.now()) return shift

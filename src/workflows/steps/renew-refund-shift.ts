@@ -13,7 +13,7 @@ import { assertRefundShiftUnfunded, restartRefundShiftAction } from "./refund-sh
 export const renewRefundShiftStep = createStep("crypto-swap-renew-refund-shift", async (input: { ledger_id: string }, { container }) => {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const row = await ledger.retrieveSwapShift(input.ledger_id)
-  if (row.kind !== "refund" || !["expired", "refunded"].includes(row.status) || !row.shift_id) {
+  if (row.kind !== "refund" || !["expired", "refunded", "multiple"].includes(row.status) || !row.shift_id) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       "Only a refund whose shift expired before it was funded, or whose deposit the service sent back, can be renewed."

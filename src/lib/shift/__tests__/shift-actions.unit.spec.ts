@@ -72,6 +72,19 @@ describe("planShiftActions", () => {
     expect(planShiftActions({ ...refundRow, flags: flagged.flags }, { status: "multiple" }, moving, false)).toMatchObject({ flags: { refund_short: "0.0001" }, events: [] })
   })
 
+  it("flags a refund whose merchant's deposit goes back, however many deposits it came in, and clears it once one holds", () => {
+    const refundRow = { ...fresh, kind: "refund" as const, payment_session_id: null }
+    const refundPlan = (shift: ShiftSeen) => planShiftActions(refundRow, shift, decideStatus(shift, policy), true).flags.sent_back
+    expect(refundPlan({ status: "refund" })).toBe("refund")
+    expect(refundPlan({ status: "refunded" })).toBe("refunded")
+    expect(refundPlan({ status: "multiple", deposits: [{ status: "refunded" }, { status: "refunded" }] })).toBe("refunded")
+    expect(refundPlan({ status: "multiple", deposits: [{ status: "refunded" }, { status: "refunding" }] })).toBe("refund")
+    expect(refundPlan({ status: "multiple", deposits: [{ status: "refunded" }, { status: "settled" }] })).toBeNull()
+    expect(refundPlan({ status: "waiting" })).toBeNull()
+    // A payment's deposit going back is the shopper's matter, told by its stage.
+    expect(plan({}, { status: "refunded" }).flags.sent_back).toBeUndefined()
+  })
+
   it("counts the deposits a shift kept: one for a single status past waiting, each not sent back of several", () => {
     expect(depositsKept({ status: "waiting" })).toBe(0)
     expect(depositsKept({ status: "settled" })).toBe(1)

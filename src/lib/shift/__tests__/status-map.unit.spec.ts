@@ -1,5 +1,5 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
-import { decideStatus, STAGE_OF_STATUS, type StatusPolicy } from "../status-map"
+import { decideStatus, sentBackInFull, STAGE_OF_STATUS, type StatusPolicy } from "../status-map"
 
 const policy = (overrides: Partial<StatusPolicy> = {}): StatusPolicy => ({
   authorizeOn: "confirmed",
@@ -118,6 +118,14 @@ describe("status map", () => {
   })
 
   describe("multiple deposits", () => {
+    it("holds nothing once every deposit went back to its sender", () => {
+      expect(sentBackInFull({ status: "refunded" })).toBe(true)
+      expect(sentBackInFull({ status: "refunding" })).toBe(false)
+      expect(sentBackInFull({ status: "multiple", deposits: [{ status: "refunded", depositHash: "0xa" }, { status: "refunded", depositHash: "0xb" }] })).toBe(true)
+      expect(sentBackInFull({ status: "multiple", deposits: [{ status: "refunded", depositHash: "0xa" }, { status: "refund", depositHash: "0xb" }] })).toBe(false)
+      expect(sentBackInFull({ status: "multiple", deposits: [{ status: "refunded", depositHash: "0xa" }, { status: "settled", depositHash: "0xb" }] })).toBe(false)
+    })
+
     it("settles a fixed shift on its first valid deposit; later ones are the service's to refund", () => {
       const shift = {
         status: "multiple",

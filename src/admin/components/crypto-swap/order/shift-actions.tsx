@@ -58,8 +58,8 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
   }
 
   const refundable = canRefundViaShift(shift, payment)
-  const manuallyRefundable = shift.kind === "refund" && canMarkRefunded(shift.status, shift.flags?.refund_short, shift.expires_at)
-  const renewable = shift.kind === "refund" && canRenewRefund(shift.status)
+  const manuallyRefundable = shift.kind === "refund" && canMarkRefunded(shift.status, shift.flags?.refund_short, shift.expires_at, shift.flags?.sent_back)
+  const renewable = shift.kind === "refund" && canRenewRefund(shift.status, shift.flags?.sent_back)
 
   return (
     <div className="flex flex-col gap-y-3">

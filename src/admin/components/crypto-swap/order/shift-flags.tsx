@@ -19,6 +19,7 @@ const KNOWN_FLAGS: Record<string, { label: string; color: BadgeColor }> = {
   paid_after_credit: { label: "Top-up paid again after its credit: refunded", color: "orange" },
   paid_manually: { label: "Paid by other means", color: "purple" },
   paid_twice: { label: "Funded after it was paid by other means: the shopper was paid twice", color: "red" },
+  sent_back: { label: "Your deposit is sent back to you", color: "orange" },
 }
 
 /** A raised flag's detail (an object or a string) as a tooltip: the badge stays short. */
@@ -32,12 +33,13 @@ function flagDetail(value: unknown): string | undefined {
   }
 }
 
+/** Bookkeeping the plugin keeps among the flags (when a wait began, which top-ups it counted), not facts for the merchant. */
+const BOOKKEEPING = new Set(["underpaid_since", "top_up_at", "credited_top_ups", "held_amount", "credited_amount", "refund_target"])
+
 /**
  * The ledger's flags. A null value is a flag that was raised and cleared since, so only truthy ones
  * show. `review` carries the service's issue, which is why it is the one worth reading at a glance.
  */
-/** Bookkeeping the plugin keeps among the flags (when a wait began, which top-ups it counted), not facts for the merchant. */
-const BOOKKEEPING = new Set(["underpaid_since", "top_up_at", "credited_top_ups", "held_amount", "credited_amount", "refund_target"])
 
 export function ShiftFlags({ shift }: { shift: Shift }) {
   const raised = Object.entries(shift.flags ?? {}).filter(([flag, value]) => Boolean(value) && !BOOKKEEPING.has(flag))

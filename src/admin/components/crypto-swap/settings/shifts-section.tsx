@@ -202,8 +202,8 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
             cell: (refund) => (
               <ShiftButtons
                 ledgerId={refund.id}
-                renewRefund={canRenewRefund(refund.status)}
-                markRefunded={canMarkRefunded(refund.status, refund.refund_short, refund.expires_at)}
+                renewRefund={canRenewRefund(refund.status, refund.sent_back)}
+                markRefunded={canMarkRefunded(refund.status, refund.refund_short, refund.expires_at, refund.sent_back)}
               />
             ),
           },
