@@ -169,6 +169,16 @@ medusaIntegrationTestRunner({
       expect(again.data.message).toMatch(/Medusa/)
       expect(await refundsOf()).toHaveLength(1)
       expect((await ledgerRow(container, { id: row.id })).flags?.held_refund ?? null).toBeNull()
+      // Nor refunded instead: that would record the money owed back a second time.
+      const instead = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, {}, admin))
+      expect({ status: instead.status, message: instead.data.message }).toEqual({ status: 400, message: expect.stringMatching(/Medusa captured/) })
+      await reconcile(container)
+      const after = await ledgerRow(container, { id: row.id })
+      expect({ refund_instead: after.flags?.refund_instead ?? null, refund_owed: after.refund_owed, refunds: (await refundsOf()).length }).toEqual({
+        refund_instead: null,
+        refund_owed: null,
+        refunds: 1,
+      })
     })
 
     it("never completes the cart of a payment refunded instead, even one Medusa authorized before the refund", async () => {

@@ -1,5 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { LedgerShift } from "./shift-action"
 
 /**
@@ -32,5 +32,19 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
     orderCanceled: order?.status === "canceled",
     /** Ledger columns that link the row to what Medusa made of it. */
     links: { ...(orderId && !row.order_id ? { order_id: orderId } : {}), ...(payment?.id && !row.payment_id ? { payment_id: payment.id } : {}) },
+  }
+}
+
+/**
+ * Money Medusa captured is refunded by Medusa, whose refunds become refund shifts (its own route may capture a
+ * paid checkout and refund it when the cart can't be completed): given back by the ledger too, it would be
+ * paid back twice.
+ */
+export function refuseIfCapturedByMedusa(payment: { id: string; captured_at: Date | string | null } | null): void {
+  if (payment?.captured_at) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `Medusa captured this payment (${payment.id}) although no order holds it: refund it from Medusa's payment (its refunds become refund shifts), never here as well.`
+    )
   }
 }

@@ -10,7 +10,7 @@ import { recordRefund } from "./record-refund"
 import { creditedAmount } from "../../lib/shift/underpayment"
 import { markSessionGivenBack } from "./payment-credit"
 import { refundInsteadOfOrder } from "./refund-instead-of-order"
-import { sessionPayment } from "../actions/session-payment"
+import { refuseIfCapturedByMedusa, sessionPayment } from "../actions/session-payment"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
 type Destination = { address?: string; memo?: string }
@@ -68,19 +68,8 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   }
 }
 
-/**
- * Money Medusa captured is refunded by Medusa, whose refunds become refund shifts (its own route may capture a
- * paid checkout and refund it when the cart can't be completed): one given back here too would pay twice.
- */
 async function assertNotCapturedByMedusa(container: MedusaContainer, row: LedgerRow) {
-  if (row.kind !== "payment" || !row.payment_session_id) return
-  const { payment } = await sessionPayment(container, row)
-  if (payment?.captured_at) {
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      `Medusa captured this payment (${payment.id}) although no order holds it: refund it from Medusa's payment (its refunds become refund shifts), never here as well.`
-    )
-  }
+  if (row.kind === "payment" && row.payment_session_id) refuseIfCapturedByMedusa((await sessionPayment(container, row)).payment)
 }
 
 /**

@@ -2,7 +2,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { sessionPayment } from "../actions/session-payment"
+import { refuseIfCapturedByMedusa, sessionPayment } from "../actions/session-payment"
 import { markSessionGivenBack } from "./payment-credit"
 import type { LedgerShift } from "../actions/shift-action"
 
@@ -29,8 +29,9 @@ async function giveUpOrder(container: MedusaContainer, row: LedgerShift, actorId
         : "Only a paid crypto payment whose order could not be placed can be refunded instead of placing its order."
     )
   }
+  refuseIfCapturedByMedusa(payment)
   // Canceled first: a cancel that fails leaves the payment as it was, and nothing marked: retryable.
-  if (payment?.id && !payment.canceled_at && !payment.captured_at) await container.resolve(Modules.PAYMENT).cancelPayment(payment.id)
+  if (payment?.id && !payment.canceled_at) await container.resolve(Modules.PAYMENT).cancelPayment(payment.id)
   await markSessionGivenBack(container, row)
 
   const now = new Date()
