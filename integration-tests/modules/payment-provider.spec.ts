@@ -94,6 +94,18 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       expect(await service.listPaymentSessions({ id: session.id })).toHaveLength(1)
     })
 
+    it("deletes a session whose deposits the service is all sending back, though the data last said multiple", async () => {
+      const { session } = await newSession(20, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+      const shiftId = session.data!.shift_id as string
+      // Two wrong amounts: both go back to the shopper.
+      await env.control.deposit(shiftId, { amount: "0.00001" })
+      await env.control.deposit(shiftId, { amount: "0.00001" })
+      expect(await (await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}`)).json()).toMatchObject({ status: "multiple" })
+      await service.updatePaymentSession({ id: session.id, amount: 20, currency_code: "usd", data: { ...session.data, status: "multiple" } })
+      await service.deletePaymentSession(session.id)
+      expect(await service.listPaymentSessions({ id: session.id })).toEqual([])
+    })
+
     it("deletes a session when the service can't be asked: a cart stays editable while it is down", async () => {
       const { session } = await newSession(20, { deposit_coin: "BTC", deposit_network: "bitcoin" })
       await env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${session.data!.shift_id}`, status: 503, times: 10 })

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from "node:timers/promises"
+
 /** Runs `worker` over `items` with at most `limit` at a time; results keep the items' order. */
 export async function mapConcurrently<T, R>(items: T[], limit: number, worker: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length)
@@ -32,5 +34,15 @@ export class RequestBudget {
     const granted = Math.max(0, Math.min(wanted, Math.floor(this.tokens)))
     this.tokens -= granted
     return granted
+  }
+}
+
+/** `work`'s result, or undefined if `ms` pass first. The work is not stopped: bound its own calls too. */
+export async function resultWithin<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  const timer = new AbortController()
+  try {
+    return await Promise.race([work, sleep(ms, undefined, { signal: timer.signal })])
+  } finally {
+    timer.abort()
   }
 }

@@ -43,7 +43,7 @@ export {
   type CoinNetwork,
   type Side,
 } from "./rules"
-export { followedShift, latestShiftId, type FollowedShift } from "./checkout"
+export { latestShiftId } from "./checkout"
 export { compareTimestamps, parseTimestamp } from "./timestamps"
 export { CoinCatalogue, type CoinCatalogueOptions } from "./catalogue"
 export { RequestMetricsRecorder, type RequestMetric, type MetricsSummary } from "./metrics"

@@ -26,7 +26,6 @@ import type {
 import {
   CoinCatalogue,
   SwapServiceClient,
-  followedShift,
   webhookNotificationSchema,
   type CallLimits,
   type Checkout,
@@ -35,7 +34,9 @@ import {
 } from "../../lib/swap-service"
 import { createSwapClient } from "../../lib/provider-registry"
 import { compareDecimals, toDecimalString } from "../../lib/money"
-import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
+import { DEPOSIT_SEEN_STATUSES, depositsKept } from "../../lib/shift/shift-actions"
+import { followedShift } from "../../lib/shift/followed-shift"
+import { resultWithin } from "../../lib/concurrency"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type Settlement } from "../../lib/options"
 import { planShift, type ShiftPlan } from "../../lib/shift/shift-plan"
@@ -50,8 +51,11 @@ import { parseStorefrontInput, storefrontInputSchema, type StorefrontInput } fro
 
 type InjectedDependencies = { logger: Logger; event_bus?: IEventBusModuleService }
 
-/** A cart edit waits for this read at most: one attempt, two seconds. */
-const DELETION_READ_LIMITS: CallLimits = { timeoutMs: 2_000, maxRetries: 0 }
+/**
+ * A cart edit waits this long at most for the reads of its payment's shift (a hosted checkout's two among
+ * them), each sent once: Medusa holds the cart's lock meanwhile.
+ */
+const DELETION_READ_LIMITS: CallLimits = { timeoutMs: 1_500, maxRetries: 0 }
 const SESSION_PARAM = "crypto_swap_session"
 const AMOUNT_PARAM = "crypto_swap_amount"
 /**
@@ -170,19 +174,29 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     if (!this.hasPayment(data)) return { data }
     const current = this.sessionData(data)
     if (current.given_back) return { data }
-    const read = DEPOSIT_SEEN_STATUSES.has(current.status)
-      ? undefined
-      : await this.refresh(data, "changing the cart", { limits: DELETION_READ_LIMITS }).catch((error: Error) => {
-          this.logger_.info(`crypto-swap: payment ${current.session_id} deleted without reading its shift (${error.message})`)
-          return undefined
-        })
-    if (DEPOSIT_SEEN_STATUSES.has(read?.shift?.status ?? current.status)) {
+    const shift = await this.shiftBeforeDeletion(data, current.session_id)
+    // Without an answer, the status the ledger last mirrored decides.
+    if (shift ? depositsKept(shift) > 0 : DEPOSIT_SEEN_STATUSES.has(current.status)) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "A crypto deposit for this cart is already on its way; the cart can't be changed until the payment completes."
       )
     }
     return { data: { ...current, cancel_requested_at: current.cancel_requested_at ?? new Date().toISOString() } }
+  }
+
+  /** The payment's shift as the service says now; undefined when it can't say within `DELETION_READ_LIMITS`. */
+  private async shiftBeforeDeletion(data: Record<string, unknown>, sessionId: string): Promise<Shift | undefined> {
+    const unread = (why: string) => {
+      this.logger_.info(`crypto-swap: the shift of payment ${sessionId} could not be read before its deletion (${why})`)
+      return undefined
+    }
+    try {
+      const read = await resultWithin(this.refresh(data, "changing the cart", { limits: DELETION_READ_LIMITS }), DELETION_READ_LIMITS.timeoutMs!)
+      return read ? read.shift : unread(`no answer within ${DELETION_READ_LIMITS.timeoutMs} ms`)
+    } catch (error) {
+      return unread((error as Error).message)
+    }
   }
 
   /**
@@ -393,7 +407,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       // The checkout names the shift that governs the payment, as it does for the ledger's sync.
       const shift =
         data.mode === "checkout" && data.checkout_id
-          ? (await followedShift(await this.client_.getCheckout(data.checkout_id, limits), (id) => this.client_.getShift(id, limits))).shift
+          ? (await followedShift(await this.client_.getCheckout(data.checkout_id, limits), (id) => this.client_.getShift(id, limits), data.shift_id)).shift
           : data.shift_id
             ? await this.client_.getShift(data.shift_id, limits)
             : null

@@ -2,7 +2,8 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { clientFor, providerById } from "../../lib/provider-registry"
-import { followedShift, type Shift } from "../../lib/swap-service"
+import type { Shift } from "../../lib/swap-service"
+import { followedShift } from "../../lib/shift/followed-shift"
 import { isFresh, type ObservedShift } from "../../lib/shift/sync-observation"
 
 export type ShiftObservation = {
@@ -49,8 +50,10 @@ export const observeShiftStep = createStep(
       if (!row.checkout_id) return new StepResponse({ row, shift: row.shift_id ? await client.getShift(row.shift_id) : null, observed_at })
       // A checkout's payer may have switched to another shift, which only the checkout says; the tick's
       // read of a shift still stands in for reading that one again.
-      const followed = await followedShift(await client.getCheckout(row.checkout_id), (shiftId) =>
-        tickRead && shiftId === tickRead.shift.id ? Promise.resolve(tickRead.shift) : client.getShift(shiftId)
+      const followed = await followedShift(
+        await client.getCheckout(row.checkout_id),
+        (shiftId) => (tickRead && shiftId === tickRead.shift.id ? Promise.resolve(tickRead.shift) : client.getShift(shiftId)),
+        row.shift_id
       )
       return new StepResponse({
         row,

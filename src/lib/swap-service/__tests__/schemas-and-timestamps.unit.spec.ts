@@ -2,14 +2,12 @@ import {
   checkoutSchema,
   coinSchema,
   compareTimestamps,
-  followedShift,
   latestShiftId,
   pairRateSchema,
   parseTimestamp,
   quoteSchema,
   shiftSchema,
   webhookNotificationSchema,
-  type Shift,
   type ShiftStatus,
 } from ".."
 
@@ -170,60 +168,6 @@ describe("checkout timestamps and orders", () => {
     })
     expect(latestShiftId(checkout)).toBe("newest")
     expect(checkout.orders?.[1].deposits).toEqual([])
-  })
-
-  describe("followedShift: which of a checkout's shifts the payment follows", () => {
-    const paid = [{ depositHash: "d" }]
-    /** Follows with shifts whose status is given by id (waiting when not named), recording which were read. */
-    async function follow(orders: unknown, statuses: Record<string, string> = {}) {
-      const read: string[] = []
-      const followed = await followedShift(checkoutSchema.parse({ ...CHECKOUT, orders }), async (id) => {
-        read.push(id)
-        return { id, status: statuses[id] ?? "waiting" } as Shift
-      })
-      return { shiftId: followed.shift?.id, otherPaidShiftIds: followed.otherPaidShiftIds, read }
-    }
-
-    it("none before the payer picks a coin, reading nothing", async () => {
-      expect(await follow(undefined)).toEqual({ shiftId: undefined, otherPaidShiftIds: [], read: [] })
-      expect(await follow([])).toEqual({ shiftId: undefined, otherPaidShiftIds: [], read: [] })
-    })
-
-    it("the latest while none is paid: an older unpaid shift, expired or not, is left behind", async () => {
-      expect(await follow([{ id: "eth" }, { id: "btc", deposits: [] }])).toEqual({ shiftId: "eth", otherPaidShiftIds: [], read: ["eth"] })
-    })
-
-    it("a paid shift over a later unpaid one", async () => {
-      expect(await follow([{ id: "sol" }, { id: "eth", deposits: paid }, { id: "btc" }], { eth: "processing" })).toEqual({
-        shiftId: "eth",
-        otherPaidShiftIds: [],
-        read: ["eth"],
-      })
-    })
-
-    it("the latest paid one when several hold money, naming the others", async () => {
-      expect(await follow([{ id: "sol" }, { id: "eth", deposits: paid }, { id: "btc", deposits: paid }], { eth: "settled", btc: "settled" })).toEqual({
-        shiftId: "eth",
-        otherPaidShiftIds: ["btc"],
-        read: ["eth"],
-      })
-    })
-
-    it.each(["refund", "refunding", "refunded"])("an older paid shift over a later one whose deposit is %s", async (status) => {
-      expect(await follow([{ id: "eth", deposits: paid }, { id: "btc", deposits: paid }], { eth: status, btc: "review" })).toEqual({
-        shiftId: "btc",
-        otherPaidShiftIds: ["eth"],
-        read: ["eth", "btc"],
-      })
-    })
-
-    it("the latest paid one when every paid shift was given back, reading each once", async () => {
-      expect(await follow([{ id: "sol" }, { id: "eth", deposits: paid }, { id: "btc", deposits: paid }], { eth: "refunded", btc: "refunded" })).toEqual({
-        shiftId: "eth",
-        otherPaidShiftIds: ["btc"],
-        read: ["eth", "btc"],
-      })
-    })
   })
 })
 

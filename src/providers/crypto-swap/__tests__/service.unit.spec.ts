@@ -170,9 +170,12 @@ describe("initiatePayment", () => {
     const onBtc = await service.authorizePayment({ data: seen })
     expect(onBtc).toMatchObject({ status: "authorized", data: { shift_id: btc, deposit_coin: "BTC" } })
 
-    // Then pays ETH too: the latest paid shift governs, and nothing of the BTC shift lingers in the data.
+    // Then pays ETH too: the BTC shift the payment follows still holds its money and keeps governing.
     await deposit(eth)
     await walk(eth, ["processing"])
+    expect(await service.authorizePayment({ data: onBtc.data })).toMatchObject({ status: "authorized", data: { shift_id: btc } })
+    // Once the service sends the BTC deposit back, ETH governs, and nothing of the BTC shift lingers in the data.
+    await walk(btc, ["review", "refund"])
     const onEth = await service.authorizePayment({ data: onBtc.data })
     const ethShift = await control("GET", `/v2/shifts/${eth}`)
     expect(onEth).toMatchObject({
