@@ -42,6 +42,16 @@ medusaIntegrationTestRunner({
       return { container, cart, session, checkoutId, first }
     }
 
+    /** The payer opens ETH on the pay page, then pays the BTC shift in full, which places the order; answers the ETH shift. */
+    async function openSecondAndPayFirst(container: MedusaContainer, checkoutId: string, firstId: string) {
+      const second = await env.control.payCheckout(checkoutId, "ETH", "ethereum")
+      await env.control.deposit(firstId)
+      await env.control.setStatus(firstId, "processing")
+      await reconcile(container)
+      expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ shift_id: firstId, authorized_at: expect.anything() })
+      return second
+    }
+
     /** The payment page's view, whatever its status: the route must never fail. */
     const pageOf = (sessionId: string, cartId: string) =>
       api.get(`/store/crypto-swap/payment-sessions/${sessionId}?cart_id=${cartId}`, shop.headers).catch((error: { response?: { status: number; data: any } }) => {
@@ -111,11 +121,7 @@ medusaIntegrationTestRunner({
       const { container, cart, session, checkoutId, first } = await checkoutWithFirstCoin()
 
       // The payer opened ETH too, then paid BTC in full, which places the order.
-      const second = await env.control.payCheckout(checkoutId, "ETH", "ethereum")
-      await env.control.deposit(first.id)
-      await env.control.setStatus(first.id, "processing")
-      await reconcile(container)
-      expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ shift_id: first.id, authorized_at: expect.anything() })
+      const second = await openSecondAndPayFirst(container, checkoutId, first.id)
 
       // A wrong amount to the ETH address: the service will send it back (it waits for a refund address). BTC settles meanwhile.
       for (let sent = 0; sent < wrongDeposits; sent++) await env.control.deposit(second.id, { amount: "0.001" })
@@ -141,11 +147,7 @@ medusaIntegrationTestRunner({
       const { container, cart, session, checkoutId, first } = await checkoutWithFirstCoin()
 
       // The payer opened ETH too, then sent money to both addresses: BTC first, which places the order.
-      const second = await env.control.payCheckout(checkoutId, "ETH", "ethereum")
-      await env.control.deposit(first.id)
-      await env.control.setStatus(first.id, "processing")
-      await reconcile(container)
-      expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ shift_id: first.id, authorized_at: expect.anything() })
+      const second = await openSecondAndPayFirst(container, checkoutId, first.id)
 
       await env.control.deposit(second.id)
       await env.control.walk(second.id, ["processing", "settling", "settled"])

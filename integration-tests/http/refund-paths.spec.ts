@@ -114,6 +114,18 @@ medusaIntegrationTestRunner({
       return { ...paid, row }
     }
 
+    /** The refund shift's deadline passes, as the service reports it on the next read (its clock, not the store's). */
+    function passDeadline(shiftId: string) {
+      const shift = env.sandbox.getShift(shiftId)!
+      env.sandbox.addFault({
+        method: "GET",
+        path: `/v2/shifts/${shiftId}`,
+        status: 200,
+        body: JSON.stringify({ ...shift, expiresAt: new Date(Date.now() - 60_000).toISOString() }),
+        times: 1,
+      })
+    }
+
     /** A settled order refunded 20 by the admin, with the refund's ledger row once a tick made its shift. */
     async function refundedOrder() {
       const paid = await settledOrder()
@@ -267,15 +279,7 @@ medusaIntegrationTestRunner({
       const early = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin))
       expect(early.status).toBe(400)
       expect(early.data.message).toContain("takes a deposit until")
-      // The deadline passes (as the service reports the shift: its clock, not the store's).
-      const bounced = env.sandbox.getShift(row.shift_id!)!
-      env.sandbox.addFault({
-        method: "GET",
-        path: `/v2/shifts/${row.shift_id}`,
-        status: 200,
-        body: JSON.stringify({ ...bounced, expiresAt: new Date(Date.now() - 60_000).toISOString() }),
-        times: 1,
-      })
+      passDeadline(row.shift_id!)
       const renewed = await api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin)
       expect(renewed.data.shift).toMatchObject({ id: row.id, status: "waiting", refund_id: row.refund_id, terminal: false })
       expect(renewed.data.shift.shift_id).not.toBe(row.shift_id)
@@ -308,16 +312,10 @@ medusaIntegrationTestRunner({
       expect(status.refunds.filter((refund: any) => refund.id === row.id)).toEqual([expect.objectContaining({ status: "multiple", sent_back: "refunded" })])
 
       // Past the deadline the same refund gets a new shift, as one sent back in a single deposit does.
-      const bounced = env.sandbox.getShift(row.shift_id!)!
-      env.sandbox.addFault({
-        method: "GET",
-        path: `/v2/shifts/${row.shift_id}`,
-        status: 200,
-        body: JSON.stringify({ ...bounced, expiresAt: new Date(Date.now() - 60_000).toISOString() }),
-        times: 1,
-      })
+      passDeadline(row.shift_id!)
       const renewed = await api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin)
       expect(renewed.data.shift).toMatchObject({ id: row.id, status: "waiting", refund_id: row.refund_id, terminal: false })
+      expect(renewed.data.shift.flags?.sent_back ?? null).toBeNull()
       expect(await refundRows(container, payment.id)).toHaveLength(1)
     })
 

@@ -57,7 +57,7 @@ const ATTENTION_SQL = `case
   when s.kind = 'payment' and not ${flagSet("held_refund")} and s.refund_owed is not null then 'refund_owed'
   when s.kind = 'refund' and s.status = 'address_needed' then 'refund_address_needed'
   when s.kind = 'refund' and s.status = 'expired' then 'refund_expired'
-  when s.kind = 'refund' and (s.status in ('refund', 'refunding', 'refunded') or ${flagSet("sent_back")}) then 'refund_sent_back'
+  when s.kind = 'refund' and (s.status in ('refund', 'refunding', 'refunded') or (s.status = 'multiple' and s.flags->>'sent_back' = 'refunded')) then 'refund_sent_back'
   when s.kind = 'refund' and ${flagSet("refund_short")} then 'refund_short'
 end`
 

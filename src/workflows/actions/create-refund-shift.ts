@@ -62,7 +62,8 @@ export const createRefundShift: ShiftAction = async (container, row) => {
     ledger: {
       ...ledgerFieldsFromShift(shift, { kind: "refund", refund_address: row.refund_address, refund_memo: row.refund_memo }),
       deposit_estimate: estimate,
-      flags: { address_needed: null, refund_target: target },
+      // What an earlier shift's deposits did (renewed, or a new destination) says nothing of this one.
+      flags: { address_needed: null, sent_back: null, refund_target: target },
     },
     history: "refund_shift_created",
     reread: false,

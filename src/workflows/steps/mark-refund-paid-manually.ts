@@ -53,7 +53,7 @@ export const markRefundPaidManuallyStep = createStep(
       terminal: true,
       // An open shift is still read (a transfer to it may be on its way: the shopper paid twice); none, never.
       next_sync_at: row.shift_id ? new Date() : null,
-      flags: { ...(row.flags ?? {}), address_needed: null, refund_short: null, paid_manually: { ...paidManually, deposits_kept: depositsAtMark } },
+      flags: { ...(row.flags ?? {}), address_needed: null, refund_short: null, sent_back: null, paid_manually: { ...paidManually, deposits_kept: depositsAtMark } },
     })
     await ledger.createSwapShiftEvents({
       swap_shift_id: row.id,

@@ -31,6 +31,8 @@ export const renewRefundShiftStep = createStep("crypto-swap-renew-refund-shift",
     terminal: false,
     expires_at: null,
     next_sync_at: now,
+    // What the old shift's deposits did says nothing of the new one.
+    flags: { ...(row.flags ?? {}), sent_back: null },
   })
   await restartRefundShiftAction(ledger, row.id)
   await ledger.createSwapShiftEvents({

@@ -46,10 +46,9 @@ export function resolveButtons(line: PaymentLine): Omit<ShiftButtonsProps, "ledg
       // The rest goes to the same address while its shift is open; after that it is paid by other means.
       return { markRefunded: true, sync: true }
     case "refund_sent_back":
-      // Renewed or closed once the service has sent it all back (`refunded`, or each deposit of a `multiple`
-      // one, which only the service's answer tells) and the shift's deadline passed; the route asks it first.
-      if (line.status === "multiple") return { renewRefund: true, markRefunded: true, sync: true }
-      return line.status === "refunded" ? { renewRefund: true, markRefunded: true } : { sync: true }
+      // Renewed or closed once the service has sent it all back (`refunded`, or every deposit of a `multiple`
+      // one, the only way such a line is listed here) and the shift's deadline passed; the route asks it first.
+      return line.status === "refunded" || line.status === "multiple" ? { renewRefund: true, markRefunded: true } : { sync: true }
     default:
       if (line.kind === "refund" && canMarkRefunded(line.status)) return { markRefunded: true, sync: OPEN_STATUSES.has(line.status) }
       return OPEN_STATUSES.has(line.status) ? { sync: true } : null
