@@ -179,6 +179,20 @@ medusaIntegrationTestRunner({
         refund_owed: null,
         refunds: 1,
       })
+
+      // Stock is back: neither a replay of the notification nor a retry, the admin's or the job's, places an
+      // order on money Medusa already refunded. The ledger stops trying, and the shopper may pay anew.
+      await setStock(container, store.inventoryItemId!, 1)
+      await notifyMedusaOfPaidCheckout(checkoutId!, shiftId)
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      const retried = await api.post(`/admin/crypto-swap/shifts/${row.id}/retry`, {}, admin)
+      await reconcile(container)
+      expect({
+        order: await orderWithPayments(container, cart.id),
+        shift: { paid_no_order_since: retried.data.shift.paid_no_order_since, captured_by_medusa: retried.data.shift.flags?.captured_by_medusa },
+        paidNoOrder: (await api.get("/admin/crypto-swap/status", admin)).data.paid_no_order,
+        refunds: (await refundsOf()).length,
+      }).toEqual({ order: undefined, shift: { paid_no_order_since: null, captured_by_medusa: captured.id }, paidNoOrder: [], refunds: 1 })
     })
 
     it("never completes the cart of a payment refunded instead, even one Medusa authorized before the refund", async () => {

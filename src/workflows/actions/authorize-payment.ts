@@ -1,7 +1,7 @@
 import type { ShiftAction, ShiftActionFailure } from "./shift-action"
 import { sessionPayment } from "./session-payment"
 import { processSyncedPayment } from "./process-payment"
-import { mirrorCredit } from "../steps/payment-credit"
+import { markSessionGivenBack, mirrorCredit } from "../steps/payment-credit"
 
 /**
  * The deposit is far enough along: authorize, which completes the cart into an order (or pays the order
@@ -9,6 +9,17 @@ import { mirrorCredit } from "../steps/payment-credit"
  * with nothing to ship.
  */
 export const authorizePayment: ShiftAction = async (container, row, recorded) => {
+  const before = await sessionPayment(container, row)
+  if (before.payment?.captured_at && !before.orderId) {
+    // Medusa's own payment webhook route captures a paid checkout before it completes the cart, and refunds it
+    // itself when the completion fails (its refund becomes a refund shift): that money never buys an order.
+    await markSessionGivenBack(container, row)
+    return {
+      ledger: { ...before.links, paid_no_order_since: null, flags: { ...(row.flags ?? {}), captured_by_medusa: before.payment.id } },
+      history: "captured_by_medusa",
+      outcome: "captured_by_medusa",
+    }
+  }
   // The provider decides from the session's data: its copy of the credit (top-ups) must be the ledger's.
   if (row.credit) await mirrorCredit(container, row)
   await processSyncedPayment(container, row, recorded, "authorized")

@@ -1,24 +1,35 @@
 import { completeCartWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { providerRegistry } from "../../lib/provider-registry"
 import { givenBackToShopper } from "../../lib/shift/shift-actions"
 import { knownLedgerRow } from "../../lib/shift/session-ledger-row"
 import { shopperError, text } from "../../lib/i18n"
 
-type CartSession = { provider_id: string; data?: Record<string, unknown> | null }
+type CartSession = { id: string; provider_id: string; data?: Record<string, unknown> | null }
 
 /**
  * Money going back to the shopper never buys the order, whichever route completes the cart (the store's,
  * Medusa's payment webhook route, a workflow): a session Medusa authorized before the refund returns its
  * canceled payment from authorization, so refusing to authorize is not enough. The session's flag is
- * written before the ledger's, so either one refuses.
+ * written before the ledger's, so either one refuses. Nor does a payment Medusa refunded before any order
+ * held it (its own payment webhook route captures a paid checkout, then refunds it when the cart can't be
+ * completed), which a replay of that notification would otherwise hand to the order before any sync saw it.
  */
 completeCartWorkflow.hooks.validate(async ({ cart }, { container }) => {
   if (cart.completed_at) return
   const registry = providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
   const sessions: CartSession[] = cart.payment_collection?.payment_sessions ?? []
   for (const session of sessions.filter((session) => registry.get(session.provider_id))) {
-    const givenBack = session.data?.given_back === true || givenBackToShopper((await knownLedgerRow(container, session)) ?? {})
+    const givenBack =
+      session.data?.given_back === true || givenBackToShopper((await knownLedgerRow(container, session)) ?? {}) || (await refundedByMedusa(container, session.id))
     if (givenBack) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.payment_being_refunded"))
   }
 })
+
+async function refundedByMedusa(container: MedusaContainer, sessionId: string): Promise<boolean> {
+  const {
+    data: [session],
+  } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "payment_session", fields: ["payment.refunds.id"], filters: { id: sessionId } })
+  return (session?.payment?.refunds?.length ?? 0) > 0
+}

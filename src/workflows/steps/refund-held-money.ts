@@ -47,6 +47,7 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   const settled = decideLedgerRow(row, provider.options).settledAmount
   const held = Boolean(settled) && !row.authorized_at && Boolean(row.flags?.paid_without_session || row.flags?.underpaid || row.flags?.refund_instead)
   const amount = row.refund_owed ?? heldAmount(row) ?? (held ? settled : null)
+  await assertNotCapturedByMedusa(container, row)
   if (row.kind !== "payment" || row.captured_at || !amount) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
@@ -56,7 +57,6 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   if (destination.address) {
     await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", destination.memo)
   }
-  await assertNotCapturedByMedusa(container, row)
   await markSessionGivenBack(container, row)
   await refundHeldShift(ledger, row, amount, destination)
   // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`):
@@ -69,7 +69,9 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
 }
 
 async function assertNotCapturedByMedusa(container: MedusaContainer, row: LedgerRow) {
-  if (row.kind === "payment" && row.payment_session_id) refuseIfCapturedByMedusa((await sessionPayment(container, row)).payment)
+  if (row.kind !== "payment" || !row.payment_session_id) return
+  const { payment, orderId } = await sessionPayment(container, row)
+  if (!orderId) refuseIfCapturedByMedusa(payment)
 }
 
 /**

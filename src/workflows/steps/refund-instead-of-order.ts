@@ -21,6 +21,7 @@ export async function refundInsteadOfOrder(container: MedusaContainer, row: Ledg
 async function giveUpOrder(container: MedusaContainer, row: LedgerShift, actorId: string): Promise<void> {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const { payment, orderId } = await sessionPayment(container, row)
+  if (!orderId) refuseIfCapturedByMedusa(payment)
   if (row.kind !== "payment" || !row.paid_no_order_since || orderId) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
@@ -29,7 +30,6 @@ async function giveUpOrder(container: MedusaContainer, row: LedgerShift, actorId
         : "Only a paid crypto payment whose order could not be placed can be refunded instead of placing its order."
     )
   }
-  refuseIfCapturedByMedusa(payment)
   // Canceled first: a cancel that fails leaves the payment as it was, and nothing marked: retryable.
   if (payment?.id && !payment.canceled_at) await container.resolve(Modules.PAYMENT).cancelPayment(payment.id)
   await markSessionGivenBack(container, row)
