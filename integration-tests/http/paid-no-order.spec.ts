@@ -189,10 +189,10 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       expect({
         order: await orderWithPayments(container, cart.id),
-        shift: { paid_no_order_since: retried.data.shift.paid_no_order_since, captured_by_medusa: retried.data.shift.flags?.captured_by_medusa },
+        shift: { paid_no_order_since: retried.data.shift.paid_no_order_since, refunded_by_medusa: retried.data.shift.flags?.refunded_by_medusa },
         paidNoOrder: (await api.get("/admin/crypto-swap/status", admin)).data.paid_no_order,
         refunds: (await refundsOf()).length,
-      }).toEqual({ order: undefined, shift: { paid_no_order_since: null, captured_by_medusa: captured.id }, paidNoOrder: [], refunds: 1 })
+      }).toEqual({ order: undefined, shift: { paid_no_order_since: null, refunded_by_medusa: captured.id }, paidNoOrder: [], refunds: 1 })
     })
 
     it("never completes the cart of a payment refunded instead, even one Medusa authorized before the refund", async () => {

@@ -159,11 +159,11 @@ export function isTerminal(shift: {
 
 /**
  * Money the shopper gets back instead of an order: an admin chose to refund it, it is held for a refund,
- * it settled after the order was canceled, or Medusa captured it with no order (and refunds it itself).
+ * it settled after the order was canceled, or Medusa refunded it itself before any order held it.
  * It never places the order, by the job or by the shopper.
  */
 export function givenBackToShopper(row: { refund_owed?: string | null; flags?: Record<string, unknown> | null }): boolean {
-  return Boolean(row.refund_owed || row.flags?.refund_instead || row.flags?.held_refund || row.flags?.captured_by_medusa)
+  return Boolean(row.refund_owed || row.flags?.refund_instead || row.flags?.held_refund || row.flags?.refunded_by_medusa)
 }
 
 /**

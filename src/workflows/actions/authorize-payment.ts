@@ -10,14 +10,16 @@ import { markSessionGivenBack, mirrorCredit } from "../steps/payment-credit"
  */
 export const authorizePayment: ShiftAction = async (container, row, recorded) => {
   const before = await sessionPayment(container, row)
-  if (before.payment?.captured_at && !before.orderId) {
+  if (before.refundedByMedusa && !before.orderId) {
     // Medusa's own payment webhook route captures a paid checkout before it completes the cart, and refunds it
     // itself when the completion fails (its refund becomes a refund shift): that money never buys an order.
+    // Captured and not refunded (that route between its capture and its completion, or a refund that failed),
+    // it still does: completing the cart places the order on the captured payment.
     await markSessionGivenBack(container, row)
     return {
-      ledger: { ...before.links, paid_no_order_since: null, flags: { ...(row.flags ?? {}), captured_by_medusa: before.payment.id } },
-      history: "captured_by_medusa",
-      outcome: "captured_by_medusa",
+      ledger: { ...before.links, paid_no_order_since: null, flags: { ...(row.flags ?? {}), refunded_by_medusa: before.payment!.id } },
+      history: "refunded_by_medusa",
+      outcome: "refunded_by_medusa",
     }
   }
   // The provider decides from the session's data: its copy of the credit (top-ups) must be the ledger's.

@@ -12,7 +12,7 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
     data: [session],
   } = await query.graph({
     entity: "payment_session",
-    fields: ["id", "payment.id", "payment.captured_at", "payment.canceled_at"],
+    fields: ["id", "payment.id", "payment.captured_at", "payment.canceled_at", "payment.refunds.id"],
     filters: { id: row.payment_session_id! },
   })
   let orderId = row.order_id
@@ -28,6 +28,8 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
   const payment = session?.payment ?? null
   return {
     payment: payment as { id: string; captured_at: Date | string | null; canceled_at: Date | string | null } | null,
+    /** Medusa refunded the payment itself (its own webhook route captures a paid checkout, then refunds it when the cart can't be completed). */
+    refundedByMedusa: (payment?.refunds?.length ?? 0) > 0,
     orderId,
     orderCanceled: order?.status === "canceled",
     /** Ledger columns that link the row to what Medusa made of it. */

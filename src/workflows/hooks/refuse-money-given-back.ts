@@ -1,12 +1,21 @@
 import { completeCartWorkflow } from "@medusajs/core-flows"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { providerRegistry } from "../../lib/provider-registry"
 import { givenBackToShopper } from "../../lib/shift/shift-actions"
 import { knownLedgerRow } from "../../lib/shift/session-ledger-row"
 import { shopperError, text } from "../../lib/i18n"
 
-type CartSession = { id: string; provider_id: string; data?: Record<string, unknown> | null }
+type CartSession = { id: string; provider_id: string; status: string; data?: Record<string, unknown> | null }
+
+/** The statuses of a session cart completion may process; it takes the first (core-flows' validateCartPaymentsStep). */
+const PROCESSABLE_STATUSES: ReadonlySet<string> = new Set([
+  PaymentSessionStatus.PENDING,
+  PaymentSessionStatus.REQUIRES_MORE,
+  PaymentSessionStatus.AUTHORIZED,
+  PaymentSessionStatus.CAPTURED,
+  PaymentSessionStatus.PENDING_AUTHORIZATION,
+])
 
 /**
  * Money going back to the shopper never buys the order, whichever route completes the cart (the store's,
@@ -21,9 +30,13 @@ completeCartWorkflow.hooks.validate(async ({ cart }, { container }) => {
   const registry = providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
   const sessions: CartSession[] = cart.payment_collection?.payment_sessions ?? []
   for (const session of sessions.filter((session) => registry.get(session.provider_id))) {
-    const givenBack =
-      session.data?.given_back === true || givenBackToShopper((await knownLedgerRow(container, session)) ?? {}) || (await refundedByMedusa(container, session.id))
+    const givenBack = session.data?.given_back === true || givenBackToShopper((await knownLedgerRow(container, session)) ?? {})
     if (givenBack) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.payment_being_refunded"))
+  }
+  // Only the session the completion would process: an older one Medusa refunded never blocks a new payment.
+  const processed = sessions.find((session) => PROCESSABLE_STATUSES.has(session.status))
+  if (processed && registry.get(processed.provider_id) && (await refundedByMedusa(container, processed.id))) {
+    throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.payment_being_refunded"))
   }
 })
 

@@ -20,7 +20,7 @@ const KNOWN_FLAGS: Record<string, { label: string; color: BadgeColor }> = {
   paid_manually: { label: "Paid by other means", color: "purple" },
   paid_twice: { label: "Funded after it was paid by other means: the shopper was paid twice", color: "red" },
   sent_back: { label: "Your deposit is sent back to you", color: "orange" },
-  captured_by_medusa: { label: "Captured by Medusa with no order: Medusa refunds it", color: "purple" },
+  refunded_by_medusa: { label: "Refunded by Medusa (no order held it)", color: "purple" },
 }
 
 /** A raised flag's detail (an object or a string) as a tooltip: the badge stays short. */
