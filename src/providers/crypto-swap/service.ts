@@ -165,7 +165,8 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   /**
    * Refused while a deposit is on its way: deleting would let the cart change under a shopper whose
    * money is already sent, who would then be asked to pay again. The data mirrors only the ledger's last
-   * read, so a deposit sent since is asked of the service, once and briefly: a shopper can still edit
+   * read, so a deposit sent since is asked of the service, once and briefly (as is one the ledger saw as
+   * several deposits, which may all be going back): a shopper can still edit
    * the cart or switch methods while the service is down (the ledger follows the shift, and a deposit
    * that reaches it anyway is flagged for the merchant to pay back). Unless that money goes back to the
    * shopper (`given_back`): the cart is theirs again, for a new payment.
@@ -174,9 +175,11 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     if (!this.hasPayment(data)) return { data }
     const current = this.sessionData(data)
     if (current.given_back) return { data }
-    const shift = await this.shiftBeforeDeletion(data, current.session_id)
-    // Without an answer, the status the ledger last mirrored decides.
-    if (shift ? depositsKept(shift) > 0 : DEPOSIT_SEEN_STATUSES.has(current.status)) {
+    // A deposit the ledger saw is refused without asking, unless several arrived (`multiple`): those may all
+    // be going back since. Without an answer, the status the ledger last mirrored decides.
+    const seen = DEPOSIT_SEEN_STATUSES.has(current.status)
+    const shift = seen && current.status !== "multiple" ? undefined : await this.shiftBeforeDeletion(data, current.session_id)
+    if (shift ? depositsKept(shift) > 0 : seen) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "A crypto deposit for this cart is already on its way; the cart can't be changed until the payment completes."
