@@ -178,12 +178,12 @@ function expectedSettlement(shift: ShiftLike): string | undefined {
   return shift.depositAmount && shift.rate ? multiplyDecimals(shift.depositAmount, shift.rate) : undefined
 }
 
-/** Maps a shift as the service reports it to a Medusa payment session status. */
 /** Every deposit the shift took went back to its sender (for `multiple`, each of its deposits): it holds nothing. */
 export function sentBackInFull(shift: ShiftLike): boolean {
   return (shift.status === "multiple" ? resolveMultiple(shift).status : shift.status) === "refunded"
 }
 
+/** Maps a shift as the service reports it to a Medusa payment session status. */
 export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDecision {
   const multiple = shift.status === "multiple" ? resolveMultiple(shift) : undefined
   const status = multiple?.status ?? shift.status

@@ -55,7 +55,8 @@ type InjectedDependencies = { logger: Logger; event_bus?: IEventBusModuleService
  * A cart edit waits this long at most for the reads of its payment's shift (a hosted checkout's two among
  * them), each sent once: Medusa holds the cart's lock meanwhile.
  */
-const DELETION_READ_LIMITS: CallLimits = { timeoutMs: 1_500, maxRetries: 0 }
+const DELETION_READ_MS = 1_500
+const DELETION_READ_LIMITS: CallLimits = { timeoutMs: DELETION_READ_MS, maxRetries: 0 }
 const SESSION_PARAM = "crypto_swap_session"
 const AMOUNT_PARAM = "crypto_swap_amount"
 /**
@@ -166,10 +167,10 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
    * Refused while a deposit is on its way: deleting would let the cart change under a shopper whose
    * money is already sent, who would then be asked to pay again. The data mirrors only the ledger's last
    * read, so a deposit sent since is asked of the service, once and briefly (as is one the ledger saw as
-   * several deposits, which may all be going back): a shopper can still edit
-   * the cart or switch methods while the service is down (the ledger follows the shift, and a deposit
-   * that reaches it anyway is flagged for the merchant to pay back). Unless that money goes back to the
-   * shopper (`given_back`): the cart is theirs again, for a new payment.
+   * several deposits, which may all be going back): a shopper can still edit the cart or switch methods
+   * while the service is down (the ledger follows the shift, and a deposit that reaches it anyway is
+   * flagged for the merchant to pay back). Unless that money goes back to the shopper (`given_back`):
+   * the cart is theirs again, for a new payment.
    */
   async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
     if (!this.hasPayment(data)) return { data }
@@ -195,8 +196,8 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
       return undefined
     }
     try {
-      const read = await resultWithin(this.refresh(data, "changing the cart", { limits: DELETION_READ_LIMITS }), DELETION_READ_LIMITS.timeoutMs!)
-      return read ? read.shift : unread(`no answer within ${DELETION_READ_LIMITS.timeoutMs} ms`)
+      const read = await resultWithin(this.refresh(data, "changing the cart", { limits: DELETION_READ_LIMITS }), DELETION_READ_MS)
+      return read ? read.shift : unread(`no answer within ${DELETION_READ_MS} ms`)
     } catch (error) {
       return unread((error as Error).message)
     }
