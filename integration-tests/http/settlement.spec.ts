@@ -154,6 +154,36 @@ medusaIntegrationTestRunner({
       expect(data.payment).toMatchObject({ headline: "Order canceled", next_step: "This order was canceled: do not send anything for it." })
     })
 
+    it.each(["settled", "processing"])(
+      "owes back a deposit that lands after its order, placed before payment, was canceled (first read: %s): no payment of the canceled order holds it",
+      async (firstRead) => {
+        const container = getContainer()
+        const { cart, shiftId } = await paySession(PROVIDERS.beforePayment)
+        const placed = await shop.complete(cart.id)
+        expect(placed.type).toBe("order")
+        await reconcile(container)
+        // Canceled in the shift's first minutes, when the service refuses to cancel it: the deposit the shopper
+        // already sent lands anyway.
+        await api.post(`/admin/orders/${placed.order.id}/cancel`, {}, await adminHeaders(container))
+        const canceled = await waitFor("the order's cancel to reach its payment", () => ledgerRow(container, { shift_id: shiftId }), (found) => Boolean(found.order_canceled_at))
+        await env.control.deposit(shiftId)
+        const path = ["processing", "settling", "settled"]
+        for (const until of [firstRead, "settled"]) {
+          await env.control.walk(shiftId, path.slice(path.indexOf(env.sandbox.getShift(shiftId).status) + 1, path.indexOf(until) + 1))
+          // The failed cancel backed the shift's reads off: read now, as the job does once that passes.
+          await ledgerOf(container).updateSwapShifts({ id: canceled.id, next_sync_at: new Date() })
+          await reconcile(container)
+        }
+
+        const row = await ledgerRow(container, { shift_id: shiftId })
+        const payments = (await orderWithPayments(container, cart.id))!.payments
+        expect({
+          ledger: { refund_owed: row.refund_owed, captured_at: row.captured_at },
+          capturedOrOpen: payments.filter((payment: any) => payment.captured_at || !payment.canceled_at).length,
+        }).toEqual({ ledger: { refund_owed: env.sandbox.getShift(shiftId).settleAmount, captured_at: null }, capturedOrOpen: 0 })
+      }
+    )
+
     it("cancels the shift the shopper switched away from once the service allows it, without touching the order the new one paid for", async () => {
       const container = getContainer()
       const cart = await shop.createCart()

@@ -289,8 +289,10 @@ export function planShiftActions(
   // The order is placed first, then captured: a shift first seen settled is authorized, then captured.
   // An admin may decide to refund instead of placing the order; settled money is then owed, never captured.
   // Money an admin already refunds through a refund shift (held money) never pays an order, whatever
-  // arrives later (a top-up to the same variable address).
-  const placeable = payable && !givenBackToShopper(row)
+  // arrives later (a top-up to the same variable address). Nor does a deposit that lands after its order,
+  // placed before payment, was canceled: authorizing it would make a payment of the canceled order.
+  const orderCanceledUnpaid = payment && Boolean(row.order_canceled_at) && !row.authorized_at
+  const placeable = payable && !givenBackToShopper(row) && !orderCanceledUnpaid
   const windowEnd = row.underpayment_wait_minutes === undefined ? null : underpaymentWindowEnd(flags, row.underpayment_wait_minutes)
   // A variable shift holds one of the account's few open variable orders for 7 days: one whose page
   // nobody looked at for a while, with no deposit, gives it back.
@@ -301,14 +303,18 @@ export function planShiftActions(
     !row.order_id &&
     !row.authorized_at &&
     row.idle_minutes !== undefined && Boolean(lastSeen) && now.getTime() - new Date(lastSeen!).getTime() >= row.idle_minutes * 60_000
-  // Money an admin refunds instead of placing its order is recorded owed when it settles (by the capture),
-  // even after the shopper moved on to a new payment.
-  const owedInstead = payment && Boolean(row.flags?.refund_instead)
+  // Money an admin refunds instead of placing its order, or that no canceled order will hold, is recorded
+  // owed when it settles (by the capture), even after the shopper moved on to a new payment.
+  const owedInstead = payment && Boolean(row.flags?.refund_instead || orderCanceledUnpaid)
   const captures = (payable || owedInstead) && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured"
   // An order placed on money that then settled short, canceled since: what settled is owed back, recorded by
   // the capture, which finds the payment canceled.
   const owedAfterCancel =
-    payment && Boolean(row.payment_canceled && row.authorized_at) && !row.refund_owed && decision.stage === "underpaid" && Boolean(decision.settledAmount)
+    payment &&
+    Boolean((row.payment_canceled && row.authorized_at) || orderCanceledUnpaid) &&
+    !row.refund_owed &&
+    decision.stage === "underpaid" &&
+    Boolean(decision.settledAmount)
   const excessGivenBack = typeof row.flags?.excess_refunded === "string" ? row.flags.excess_refunded : "0"
   // Each part given back is above the overpayment tolerance: a smaller one costs more than it is worth (a
   // refund shift has the service's minimum), and an amount owed, held or credited may have been counted at
@@ -328,11 +334,12 @@ export function planShiftActions(
     // order canceled before anything was paid for it (placed before payment).
     cancelAbandoned:
       shift.status === "waiting" &&
-      ((payment && Boolean(row.session_gone || (row.order_canceled_at && !row.authorized_at))) || ((payment || row.kind === "top_up") && idle)),
+      ((payment && Boolean(row.session_gone || orderCanceledUnpaid)) || ((payment || row.kind === "top_up") && idle)),
     createRefundShift: false,
     creditTopUp: row.kind === "top_up" && Boolean(decision.settledAmount) && !row.captured_at,
     settleUnderpayment:
       payable &&
+      !orderCanceledUnpaid &&
       decision.stage === "underpaid" &&
       Boolean(decision.settledAmount) &&
       !row.authorized_at &&

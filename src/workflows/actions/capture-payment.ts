@@ -10,7 +10,7 @@ import { mirrorCredit } from "../steps/payment-credit"
  */
 export const capturePayment: ShiftAction = async (container, row, recorded) => {
   const before = await sessionPayment(container, row)
-  const canceled = Boolean(before.payment?.canceled_at || before.orderCanceled || row.flags?.refund_instead)
+  const canceled = Boolean(before.payment?.canceled_at || before.orderCanceled || row.order_canceled_at || row.flags?.refund_instead)
   if (canceled && !before.payment?.captured_at) {
     return {
       ledger: { ...before.links, refund_owed: recorded.decision?.settledAmount ?? row.settle_amount },

@@ -29,8 +29,14 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
   repeats?: boolean
 }> = [
   { kind: "authorize", planned: "authorize", run: authorizePayment, failed: paidNoOrder },
-  // An authorize that failed leaves nothing to capture (a refund instead captures nothing either).
-  { kind: "capture", planned: "capture", run: capturePayment, ready: (row) => Boolean(row.authorized_at || row.flags?.refund_instead) },
+  // An authorize that failed leaves nothing to capture (a refund instead, or money that came after its order
+  // was canceled, captures nothing either: the capture records it owed).
+  {
+    kind: "capture",
+    planned: "capture",
+    run: capturePayment,
+    ready: (row) => Boolean(row.authorized_at || row.flags?.refund_instead || row.order_canceled_at),
+  },
   { kind: "cancel_expired", planned: "cancelExpired", run: cancelExpiredPayment },
   { kind: "cancel_refunded", planned: "cancelRefunded", run: cancelRefundedPayment },
   { kind: "cancel_abandoned", planned: "cancelAbandoned", run: cancelAbandonedShift },

@@ -201,6 +201,21 @@ describe("planShiftActions", () => {
     expect(plan({ order_canceled_at: new Date(), authorized_at: new Date() }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
   })
 
+  it("never authorizes a deposit that lands after its order, placed before payment, was canceled: the capture records it owed", () => {
+    const canceled = { order_canceled_at: new Date() }
+    expect(plan(canceled, { status: "processing" })).toMatchObject({ authorize: false, capture: false })
+    expect(plan(canceled, { status: "settled" })).toMatchObject({ authorize: false, capture: true })
+    // Settled short: owed back whole, never settled as an underpayment of the canceled order.
+    const short = plan({ ...canceled, amount_due: "50", underpayment_wait_minutes: 0, flags: { underpaid: "20", underpaid_since: "2026-01-01T00:00:00.000Z" } }, {
+      status: "settled",
+      type: "variable",
+      settleAmount: "20",
+    })
+    expect(short).toMatchObject({ authorize: false, capture: true, settleUnderpayment: false })
+    // An order canceled after its payment was authorized keeps that path: Medusa cancels the payment, the capture finds it.
+    expect(plan({ ...canceled, authorized_at: new Date() }, { status: "settled" })).toMatchObject({ authorize: false, capture: true })
+  })
+
   it("cancels a waiting variable shift whose page nobody looked at for idleMinutes", () => {
     const seen = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000)
     const idle = { type: "variable", idle_minutes: 60, created_at: seen(120) }
