@@ -307,8 +307,9 @@ export function planShiftActions(
   // owed when it settles (by the capture), even after the shopper moved on to a new payment.
   const owedInstead = payment && Boolean(row.flags?.refund_instead || orderCanceledUnpaid)
   const captures = (payable || owedInstead) && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured"
-  // An order placed on money that then settled short, canceled since: what settled is owed back, recorded by
-  // the capture, which finds the payment canceled.
+  // An order placed on money that then settled short, canceled since, or money that settled short after its
+  // order (placed before payment) was canceled: what settled is owed back, recorded by the capture, which
+  // finds the payment or the order canceled.
   const owedAfterCancel =
     payment &&
     Boolean((row.payment_canceled && row.authorized_at) || orderCanceledUnpaid) &&
