@@ -303,6 +303,49 @@ medusaIntegrationTestRunner({
       expect((await refundsOf()).map((refund) => refund.amount_due).sort()).toEqual(["45", again].sort())
     })
 
+    it("owes nothing more when the order, placed before payment, of a short payment already being refunded is canceled", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await variablePayment(PROVIDERS.beforePayment)
+      const placed = await shop.complete(cart.id)
+      expect(placed.type).toBe("order")
+      await env.control.deposit(shiftId, { amount: (await depositWorth(session.data.amount, "0.5")).toFixed() })
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row.flags).toMatchObject({ underpaid: row.settle_amount })
+      // The merchant gives the short payment back, then cancels its order.
+      expect((await api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, {}, admin)).status).toBe(200)
+      await api.post(`/admin/orders/${placed.order.id}/cancel`, {}, admin)
+      await waitFor("the order's cancel to be recorded", () => ledgerRow(container, { id: row.id }), (found) => Boolean(found.order_canceled_at))
+      await reconcile(container)
+
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect({
+        refund_owed: (await ledgerRow(container, { id: row.id })).refund_owed,
+        listedOwed: status.refund_owed,
+        refunds: (await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId })).map((refund) => refund.amount_due),
+      }).toEqual({ refund_owed: null, listedOwed: [], refunds: [row.settle_amount] })
+    })
+
+    it("lists a held underpayment whose order, placed before payment, is then canceled as owed back, no longer as held", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await variablePayment(PROVIDERS.beforePayment)
+      const placed = await shop.complete(cart.id)
+      await env.control.deposit(shiftId, { amount: (await depositWorth(session.data.amount, "0.5")).toFixed() })
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      await windowOver(container, row.id)
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: row.id })).flags).toMatchObject({ underpaid_held: true })
+
+      await api.post(`/admin/orders/${placed.order.id}/cancel`, {}, admin)
+      await waitFor("the canceled order's money to be owed back", () => ledgerRow(container, { id: row.id }), (found) => Boolean(found.refund_owed))
+      const listed = async (attention: string) =>
+        (await api.get(`/admin/crypto-swap/payments?attention=${attention}`, admin)).data.payments.map((payment: { id: string }) => payment.id)
+      expect({ held: await listed("underpaid_held"), owed: await listed("refund_owed") }).toEqual({ held: [], owed: [row.id] })
+    })
+
     it("owes it back even when the service can't be read as the order is canceled: the payment's Sync finds the cancel", async () => {
       const { container, cart, placed, row } = await settledShortAfterOrder()
       await env.control.addFault({ method: "GET", path: "/v2/shifts/*", status: 503, body: JSON.stringify({ error: { message: "Service unavailable" } }) })

@@ -11,6 +11,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
+import { waitFor } from "../helpers/wait-for"
 import { ledgerOf, ledgerRow, orderWithPayments, paidOrder, reconcile } from "../helpers/ledger"
 import BigNumber from "bignumber.js"
 
@@ -160,6 +161,36 @@ medusaIntegrationTestRunner({
         [null, "creating"],
         ["creating", "waiting"],
       ])
+    })
+
+    it("refunds an order canceled while the plugin captured its payment, between Medusa's read of it and its cancel", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      const shiftId = session.data.shift_id as string
+      await env.control.deposit(shiftId)
+      await env.control.setStatus(shiftId, "processing")
+      await reconcile(container)
+      const placed = (await orderWithPayments(container, cart.id))!
+      await env.control.walk(shiftId, ["settling", "settled"])
+      // Medusa's cancel read the payment uncaptured; the job captures it before Medusa cancels it.
+      const payments = container.resolve(Modules.PAYMENT)
+      const cancel = payments.cancelPayment.bind(payments)
+      const race = jest.spyOn(payments, "cancelPayment").mockImplementationOnce(async (...args: Parameters<typeof cancel>) => {
+        await reconcile(container)
+        return cancel(...args)
+      })
+      try {
+        await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
+      } finally {
+        race.mockRestore()
+      }
+      const [payment] = (await orderWithPayments(container, cart.id))!.payments
+      expect(payment.captured_at).toBeTruthy()
+      const refunds = await waitFor("the captured money of the canceled order to be refunded", () => medusaRefunds(container, payment.id), (found) => found.length > 0)
+      expect(refunds.reduce((sum, refund) => sum.plus(String(refund.amount)), new BigNumber(0)).toFixed()).toBe("49.99")
+      await reconcile(container)
+      expect((await refundRows(container, payment.id)).map((row) => row.amount_due)).toEqual(["49.99"])
     })
 
     it("makes one refund shift for a return's refund, keyed on Medusa's refund", async () => {

@@ -1,5 +1,6 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { processPaymentWorkflow } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
@@ -40,6 +41,16 @@ medusaIntegrationTestRunner({
       const cart = await shop.createCart()
       const { session } = await shop.createPaymentSession(cart.id, providerId, data)
       return { cart, session, shiftId: session.data.shift_id as string }
+    }
+
+    /** All that settled on the shift is owed back, and no payment of the cart's (canceled) order is captured or open. */
+    async function expectOwedBackUnpaid(container: MedusaContainer, cartId: string, shiftId: string) {
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      const payments = (await orderWithPayments(container, cartId))!.payments
+      expect({
+        ledger: { refund_owed: row.refund_owed, captured_at: row.captured_at },
+        capturedOrOpen: payments.filter((payment: any) => payment.captured_at || !payment.canceled_at).length,
+      }).toEqual({ ledger: { refund_owed: env.sandbox.getShift(shiftId).settleAmount, captured_at: null }, capturedOrOpen: 0 })
     }
 
     it("turns a paid cart into an order and captures it, from the job alone, after the shopper left", async () => {
@@ -158,7 +169,7 @@ medusaIntegrationTestRunner({
       "owes back a deposit that lands after its order, placed before payment, was canceled (first read: %s): no payment of the canceled order holds it",
       async (firstRead) => {
         const container = getContainer()
-        const { cart, shiftId } = await paySession(PROVIDERS.beforePayment)
+        const { cart, session, shiftId } = await paySession(PROVIDERS.beforePayment)
         const placed = await shop.complete(cart.id)
         expect(placed.type).toBe("order")
         await reconcile(container)
@@ -173,16 +184,71 @@ medusaIntegrationTestRunner({
           // The failed cancel backed the shift's reads off: read now, as the job does once that passes.
           await ledgerOf(container).updateSwapShifts({ id: canceled.id, next_sync_at: new Date() })
           await reconcile(container)
+          // The shopper's page says it comes back, on its way or settled, and never that the order is paid.
+          const { data } = await api.get(`/store/crypto-swap/payment-sessions/${session.id}?cart_id=${cart.id}`, shop.headers)
+          expect(data.payment).toMatchObject({ headline: "Refund pending", given_back: true })
         }
 
-        const row = await ledgerRow(container, { shift_id: shiftId })
-        const payments = (await orderWithPayments(container, cart.id))!.payments
-        expect({
-          ledger: { refund_owed: row.refund_owed, captured_at: row.captured_at },
-          capturedOrOpen: payments.filter((payment: any) => payment.captured_at || !payment.canceled_at).length,
-        }).toEqual({ ledger: { refund_owed: env.sandbox.getShift(shiftId).settleAmount, captured_at: null }, capturedOrOpen: 0 })
+        await expectOwedBackUnpaid(container, cart.id, shiftId)
       }
     )
+
+    it("refunds via shift the deposit of a canceled order whose payment failed to authorize", async () => {
+      const container = getContainer()
+      const { cart, shiftId } = await paySession(PROVIDERS.beforePayment)
+      const placed = await shop.complete(cart.id)
+      expect(placed.type).toBe("order")
+      await env.control.deposit(shiftId)
+      await env.control.setStatus(shiftId, "processing")
+      // Medusa fails as the deposit is seen: the payment is recorded paid with no order holding it.
+      const payments = container.resolve(Modules.PAYMENT)
+      const failure = jest.spyOn(payments, "authorizePaymentSession").mockRejectedValue(new Error("database unavailable"))
+      try {
+        await reconcile(container)
+      } finally {
+        failure.mockRestore()
+      }
+      const failed = await ledgerRow(container, { shift_id: shiftId })
+      expect(failed.paid_no_order_since).not.toBeNull()
+
+      const admin = await adminHeaders(container)
+      await api.post(`/admin/orders/${placed.order.id}/cancel`, {}, admin)
+      await waitFor("the order's cancel to reach its payment", () => ledgerRow(container, { shift_id: shiftId }), (found) => Boolean(found.order_canceled_at))
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await ledgerOf(container).updateSwapShifts({ id: failed.id, next_sync_at: new Date() })
+      await reconcile(container)
+      const owed = await ledgerRow(container, { shift_id: shiftId })
+      expect({ refund_owed: owed.refund_owed, paid_no_order_since: owed.paid_no_order_since }).toEqual({
+        refund_owed: env.sandbox.getShift(shiftId).settleAmount,
+        paid_no_order_since: null,
+      })
+
+      const refunded = await api.post(`/admin/crypto-swap/shifts/${owed.id}/refund`, { address: BTC_REFUND }, admin)
+      expect(refunded.status).toBe(200)
+      const [refund] = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId })
+      expect(refund).toMatchObject({ amount_due: owed.refund_owed, refund_address: BTC_REFUND })
+    })
+
+    it("owes back a deposit to a payment started after its order, placed before payment, was canceled", async () => {
+      const container = getContainer()
+      const { cart } = await paySession(PROVIDERS.beforePayment)
+      const placed = await shop.complete(cart.id)
+      expect(placed.type).toBe("order")
+      await api.post(`/admin/orders/${placed.order.id}/cancel`, {}, await adminHeaders(container))
+      await waitFor("the order's cancel to be recorded", () => orderWithPayments(container, cart.id), (order) => order?.status === "canceled")
+      // A payment page left open starts another payment on the canceled order's cart; its deposit settles before any read.
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.beforePayment, { deposit_coin: "ETH", deposit_network: "ethereum" })
+      const shiftId = session.data.shift_id as string
+      await env.control.deposit(shiftId)
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+
+      await expectOwedBackUnpaid(container, cart.id, shiftId)
+      // Nor can Medusa's own payment webhook route, were the service's notification replayed there.
+      await processPaymentWorkflow(container).run({ input: { action: "captured", data: { session_id: session.id, amount: 0 } }, throwOnError: false })
+      await expectOwedBackUnpaid(container, cart.id, shiftId)
+    })
 
     it("cancels the shift the shopper switched away from once the service allows it, without touching the order the new one paid for", async () => {
       const container = getContainer()

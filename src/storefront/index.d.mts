@@ -11,6 +11,8 @@ export type CryptoSwapPayment = {
   headline: string
   next_step: string
   order_id: string | null
+  /** The money pays no order and comes back to the shopper (its order canceled, or refunded instead). */
+  given_back: boolean
   deposit: { coin: string | null; network: string | null; address: string | null; amount: string | null; estimate: string | null; [key: string]: unknown }
   top_up: (CryptoSwapPayment & { shift_id: string; amount_due: string }) | null
   [key: string]: unknown

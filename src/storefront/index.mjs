@@ -7,7 +7,8 @@
 // It renders into its own children (no shadow root), so the page's fonts apply and its tests reach every
 // part; its styles are scoped to the element and themed with `--crypto-swap-*` CSS variables. It tells the
 // page what happens with events: `crypto-swap-update` (each view it shows), `crypto-swap-order-placed`
-// (once, when the plugin has placed the order) and `crypto-swap-paid` (once, when the payment is captured).
+// (once, when the plugin has placed the order) and `crypto-swap-paid` (once, when the payment is captured);
+// neither for money coming back to the shopper.
 import { messages } from "./messages.mjs"
 
 export { messages }
@@ -492,7 +493,8 @@ export class CryptoSwapCheckout extends Base {
       this.#render(view)
       this.#part("payment-error").textContent = ""
       const { payment } = view
-      if (payment.order_id) {
+      // Money coming back (its order canceled, or refunded instead) is followed until refunded, never announced as paid.
+      if (payment.order_id && !payment.given_back) {
         const detail = { cartId, orderId: payment.order_id, payment }
         if (!this.#orderPlaced) {
           this.#orderPlaced = true

@@ -1,6 +1,8 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, OrderWorkflowEvents, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../modules/crypto-swap"
+import { registeredProviders } from "../lib/provider-registry"
+import { refundCanceledCapturesWorkflow } from "../workflows/refund-canceled-captures"
 import { syncShiftWorkflow } from "../workflows/sync-shift"
 
 /**
@@ -26,6 +28,16 @@ export default async function cryptoSwapOrderCanceledHandler({ event, container 
     { kind: "payment", captured_at: null, refund_owed: null, $or: [{ order_id: event.data.id }, ...(sessionIds.length ? [{ payment_session_id: sessionIds }] : [])] },
     { select: ["id", "order_id", "order_canceled_at"] }
   )
+  // A capture that ran between Medusa's read of the payments and its cancel left money captured and never refunded.
+  const { errors: refundErrors } = await refundCanceledCapturesWorkflow(container).run({
+    input: { order_id: event.data.id, provider_ids: registeredProviders(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).map((provider) => provider.providerId) },
+    throwOnError: false,
+  })
+  if (refundErrors.length) {
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .error(`crypto-swap: canceled order ${event.data.id} may keep a payment captured as it was canceled; refund it from the order: ${refundErrors[0].error?.message}`)
+  }
   for (const row of rows) {
     if (!row.order_canceled_at) await ledger.updateSwapShifts({ id: row.id, order_canceled_at: new Date(), order_id: row.order_id ?? event.data.id })
     const { result, errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "admin" }, throwOnError: false })

@@ -2,6 +2,7 @@ import { refundTargetOf } from "./refund-quote"
 import type { PaymentStage } from "./status-map"
 import { addDecimals, depositFor } from "../money"
 import { missingAmount, paymentClosed, underpaymentUndecided } from "./underpayment"
+import { givenBackToShopper } from "./shift-actions"
 import { isEvmNetwork } from "../chain-networks"
 import { depositToken } from "../deposit-token"
 import { explorerTxUrl } from "../explorers"
@@ -100,7 +101,7 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
     case "unknown":
       return text("view.next.wait")
     case "settled":
-      return row.refund_owed || row.flags?.held_refund ? givenBackStep(row, where) : text("view.next.settled")
+      return text("view.next.settled")
     case "review":
       return text("view.next.review")
     case "refund":
@@ -111,7 +112,6 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
       // Only a fixed-rate shift can be requoted; a checkout or variable payment starts over from the cart.
       return text(row.type === "fixed" ? "view.next.expired_requote" : "view.next.expired_restart")
     case "underpaid": {
-      if (row.flags?.held_refund || row.refund_owed) return givenBackStep(row, where)
       if (row.kind === "top_up") return text("view.next.top_up_short")
       const missing = missingOf(row)
       if (missing && underpaymentUndecided(row.flags) && !missing.can_top_up) return text("view.next.top_up_later")
@@ -160,6 +160,17 @@ const SENT_BACK_BECAUSE: Record<string, MessageKey> = {
   "too many deposits": "view.because.too_many_deposits",
 }
 
+/** Stages in which the shopper's money reached the service and was not sent back by it. */
+const MONEY_IN_STAGES = new Set<PaymentStage>(["deposit_detected", "deposit_confirmed", "settled", "underpaid"])
+
+/**
+ * Money that pays no order and comes back to the shopper: given back (owed, refunded, refunded instead of
+ * placing its order), or paid toward an order canceled before its capture, even while still on its way.
+ */
+function comesBack(row: LedgerRowView, stage: PaymentStage): boolean {
+  return MONEY_IN_STAGES.has(stage) && (givenBackToShopper(row) || Boolean(row.order_canceled_at && !row.captured_at))
+}
+
 /**
  * The order was canceled for its expired payment (cancel-expired-payment cancels the payment, then its
  * order), not by the merchant before the payment expired (the payment is canceled after its order).
@@ -180,10 +191,10 @@ function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: Sh
     if (stage === "expired" && canceledOnExpiry(row)) return { headline: headline(stage), next_step: text("view.next.expired_order_canceled") }
     return { headline: text("view.headline.order_canceled"), next_step: text("view.next.order_canceled") }
   }
-  // Money no order holds: whatever it settled to, what the shopper hears first is that it comes back.
-  if ((row.refund_owed || row.flags?.held_refund) && (stage === "settled" || stage === "underpaid")) {
+  // Money no order holds: whatever it settles to, what the shopper hears first is that it comes back.
+  if (comesBack(row, stage)) {
     if (row.refund_sent) return { headline: text("view.headline.refunded"), next_step: text("view.next.refunded") }
-    return { headline: text("view.headline.given_back"), next_step: nextStep(stage, row) }
+    return { headline: text("view.headline.given_back"), next_step: givenBackStep(row, { coin: row.deposit_coin ?? "", network: row.deposit_network ?? "" }) }
   }
   if (!because) return { headline: headline(stage), next_step: nextStep(stage, row) }
   const again = text(row.type === "fixed" ? "view.next.again_requote" : "view.next.again_restart")
@@ -355,6 +366,8 @@ export async function paymentView(
     },
     sweep_note: evm && depositHash ? say(text("view.sweep_note")) : null,
     refund: { address_needed: addressNeeded(row), address: row.refund_address },
+    /** The money pays no order: it comes back to the shopper (a storefront never shows it as paid). */
+    given_back: row.kind !== "refund" && comesBack(row, stage),
     /** A short payment: what is still missing, and whether the shopper may pay it with a top-up. */
     missing: stage === "underpaid" ? missingOf(row) : null,
     order_id: row.order_id,

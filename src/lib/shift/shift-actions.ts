@@ -314,6 +314,7 @@ export function planShiftActions(
     payment &&
     Boolean((row.payment_canceled && row.authorized_at) || orderCanceledUnpaid) &&
     !row.refund_owed &&
+    !row.flags?.held_refund &&
     decision.stage === "underpaid" &&
     Boolean(decision.settledAmount)
   const excessGivenBack = typeof row.flags?.excess_refunded === "string" ? row.flags.excess_refunded : "0"

@@ -22,13 +22,21 @@ export const authorizePayment: ShiftAction = async (container, row, recorded) =>
       outcome: "refunded_by_medusa",
     }
   }
+  if (before.orderCanceled) {
+    // The order (placed before payment) was canceled before this payment started: authorizing would make a
+    // payment of the canceled order. Marked as its cancel marks the order's other shifts: the capture owes it back.
+    return { ledger: { ...before.links, paid_no_order_since: null, order_canceled_at: new Date() }, history: "order_canceled", outcome: "order_canceled" }
+  }
   // The provider decides from the session's data: its copy of the credit (top-ups) must be the ledger's.
   if (row.credit) await mirrorCredit(container, row)
   await processSyncedPayment(container, row, recorded, "authorized")
   const { payment, orderId, links } = await sessionPayment(container, row)
-  if (row.cart_id ? !orderId : !payment?.id) {
-    throw new Error(`No order was placed for cart ${row.cart_id ?? "(none)"}: the cart could not be completed`)
+  if (row.cart_id && !orderId) {
+    throw new Error(`No order was placed for cart ${row.cart_id}: the cart could not be completed`)
   }
+  // Medusa's authorize step swallows a provider or database error that is not its own, and an order placed
+  // before payment exists anyway: only the payment says the authorization happened.
+  if (!payment?.id) throw new Error(`Medusa did not authorize payment session ${row.payment_session_id}`)
   return { ledger: { ...links, authorized_at: new Date(), paid_no_order_since: null }, history: "authorized" }
 }
 

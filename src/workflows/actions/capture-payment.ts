@@ -1,7 +1,8 @@
 import type { ShiftAction } from "./shift-action"
 import { sessionPayment } from "./session-payment"
 import { processSyncedPayment } from "./process-payment"
-import { mirrorCredit } from "../steps/payment-credit"
+import { Modules } from "@medusajs/framework/utils"
+import { markSessionGivenBack, mirrorCredit } from "../steps/payment-credit"
 
 /**
  * The shift settled: capture. A payment Medusa canceled meanwhile, or whose order was canceled (while the
@@ -12,8 +13,13 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
   const before = await sessionPayment(container, row)
   const canceled = Boolean(before.payment?.canceled_at || before.orderCanceled || row.order_canceled_at || row.flags?.refund_instead)
   if (canceled && !before.payment?.captured_at) {
+    // Owed back, it pays nothing any more, not even through Medusa's own payment webhook route: a payment Medusa
+    // left open (its order canceled) is canceled, a session without one refuses to be authorized.
+    if (before.payment && !before.payment.canceled_at) await container.resolve(Modules.PAYMENT).cancelPayment(before.payment.id)
+    await markSessionGivenBack(container, row)
     return {
-      ledger: { ...before.links, refund_owed: recorded.decision?.settledAmount ?? row.settle_amount },
+      // Owed, no longer waiting for an order: the admin refunds it through a refund shift.
+      ledger: { ...before.links, refund_owed: recorded.decision?.settledAmount ?? row.settle_amount, paid_no_order_since: null },
       history: "refund_owed",
       outcome: "refund_owed",
       event: "crypto-swap.shift.refund_owed",

@@ -40,6 +40,19 @@ describe("the page of an order canceled before its payment", () => {
     })
   })
 
+  it("says a deposit on its way to the canceled order comes back, and never that the order is paid", async () => {
+    const canceled = { ...waiting, order_canceled_at: new Date("2026-11-27T10:00:00Z"), deposit_hash: "ab12" }
+    for (const [status, stage] of [["pending", "deposit_detected"], ["processing", "deposit_confirmed"], ["settled", "settled"]] as const) {
+      expect(await paymentView({ ...canceled, status }, stage, catalogue)).toMatchObject({
+        headline: "Refund pending",
+        next_step: "This payment no longer pays an order: the store will refund what you sent.",
+        given_back: true,
+      })
+    }
+    // Captured before its order was canceled: Medusa refunds it from the order; the payment itself went through.
+    expect(await paymentView({ ...canceled, status: "settled", captured_at: new Date() }, "settled", catalogue)).toMatchObject({ given_back: false })
+  })
+
   it("tells the shopper whose unpaid order the store canceled on expiry to order again, not to requote", async () => {
     // The expired payment is canceled first, then its order (cancel-expired-payment).
     const row = { ...waiting, status: "expired", canceled_at: new Date("2026-11-27T10:15:00Z"), order_canceled_at: new Date("2026-11-27T10:15:01Z") }

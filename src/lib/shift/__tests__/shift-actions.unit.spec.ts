@@ -212,6 +212,13 @@ describe("planShiftActions", () => {
       settleAmount: "20",
     })
     expect(short).toMatchObject({ authorize: false, capture: true, settleUnderpayment: false })
+    // Already being refunded through a refund shift (the merchant gave it back before canceling): owed nothing more.
+    const heldShort = plan({ ...canceled, amount_due: "50", flags: { underpaid: "20", held_refund: "held_1", held_amount: "20" } }, {
+      status: "settled",
+      type: "variable",
+      settleAmount: "20",
+    })
+    expect(heldShort).toMatchObject({ authorize: false, capture: false })
     // An order canceled after its payment was authorized keeps that path: Medusa cancels the payment, the capture finds it.
     expect(plan({ ...canceled, authorized_at: new Date() }, { status: "settled" })).toMatchObject({ authorize: false, capture: true })
   })
