@@ -2,6 +2,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import BigNumber from "bignumber.js"
 import { useSandbox } from "../helpers/sandbox"
 import { waitFor } from "../helpers/wait-for"
 import { createStoreFixture, PROVIDERS, setStock, type StoreFixture } from "../helpers/store-fixtures"
@@ -13,6 +14,7 @@ jest.setTimeout(240_000)
 
 const env = useSandbox()
 const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
+const ETH_REFUND = "0x52908400098527886E0F7030069857D2E4169EE7"
 const PAID_NO_ORDER = "crypto-swap.shift.paid_no_order"
 
 async function paymentsOfCart(container: MedusaContainer, cartId: string) {
@@ -193,6 +195,25 @@ medusaIntegrationTestRunner({
         paidNoOrder: (await api.get("/admin/crypto-swap/status", admin)).data.paid_no_order,
         refunds: (await refundsOf()).length,
       }).toEqual({ order: undefined, shift: { paid_no_order_since: null, refunded_by_medusa: captured.id }, paidNoOrder: [], refunds: 1 })
+    })
+
+    it("gives back all of an overpaid deposit whose order could not be placed, not only the amount due", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "ETH", deposit_network: "zksync", refund_address: ETH_REFUND })
+      const shiftId = session.data.shift_id as string
+      await setStock(container, store.inventoryItemId!, 0)
+      // Half as much again as the page asked for, settled before any read.
+      await env.control.deposit(shiftId, { amount: new BigNumber(session.data.deposit_estimate).times("1.5").toFixed(8) })
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row.paid_no_order_since).not.toBeNull()
+
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, {}, admin)
+      await reconcile(container)
+      const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId })
+      expect(refunds.map((refund) => refund.amount_due)).toEqual([env.sandbox.getShift(shiftId).settleAmount])
     })
 
     it("never completes the cart of a payment refunded instead, even one Medusa authorized before the refund", async () => {
