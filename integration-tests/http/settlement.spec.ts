@@ -229,25 +229,51 @@ medusaIntegrationTestRunner({
       expect(refund).toMatchObject({ amount_due: owed.refund_owed, refund_address: BTC_REFUND })
     })
 
-    it("owes back a deposit to a payment started after its order, placed before payment, was canceled", async () => {
+    /**
+     * An order placed before payment, canceled; then a payment page left open starts another payment on its cart,
+     * whose deposit settles before any read.
+     */
+    async function paidAfterOrderCanceled() {
       const container = getContainer()
       const { cart } = await paySession(PROVIDERS.beforePayment)
       const placed = await shop.complete(cart.id)
       expect(placed.type).toBe("order")
       await api.post(`/admin/orders/${placed.order.id}/cancel`, {}, await adminHeaders(container))
       await waitFor("the order's cancel to be recorded", () => orderWithPayments(container, cart.id), (order) => order?.status === "canceled")
-      // A payment page left open starts another payment on the canceled order's cart; its deposit settles before any read.
       const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.beforePayment, { deposit_coin: "ETH", deposit_network: "ethereum" })
       const shiftId = session.data.shift_id as string
       await env.control.deposit(shiftId)
       await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      return { container, cart, session, shiftId }
+    }
+
+    /** The service's notification of it reaching Medusa's own payment webhook route (a replay, or a webhook registered there). */
+    const medusaRouteCaptures = (container: MedusaContainer, sessionId: string) =>
+      processPaymentWorkflow(container).run({ input: { action: "captured", data: { session_id: sessionId, amount: 0 } }, throwOnError: false })
+
+    it("owes back a deposit to a payment started after its order, placed before payment, was canceled", async () => {
+      const { container, cart, session, shiftId } = await paidAfterOrderCanceled()
       await reconcile(container)
       await reconcile(container)
 
       await expectOwedBackUnpaid(container, cart.id, shiftId)
-      // Nor can Medusa's own payment webhook route, were the service's notification replayed there.
-      await processPaymentWorkflow(container).run({ input: { action: "captured", data: { session_id: session.id, amount: 0 } }, throwOnError: false })
+      // Nor can Medusa's own payment webhook route capture it afterwards.
+      await medusaRouteCaptures(container, session.id)
       await expectOwedBackUnpaid(container, cart.id, shiftId)
+    })
+
+    it("refunds a payment Medusa's own payment webhook route captured for an order canceled before the payment started", async () => {
+      const { container, cart, session } = await paidAfterOrderCanceled()
+      // The notification reaches Medusa's own route before the job reads the shift: Medusa captures.
+      await medusaRouteCaptures(container, session.id)
+      const [captured] = (await orderWithPayments(container, cart.id))!.payments.filter((payment: any) => payment.captured_at)
+      expect(captured).toBeDefined()
+      await reconcile(container)
+
+      const { data: refunds } = await container
+        .resolve(ContainerRegistrationKeys.QUERY)
+        .graph({ entity: "refund", fields: ["amount"], filters: { payment_id: captured.id } })
+      expect(refunds.map((refund: any) => String(refund.amount))).toEqual([String(captured.amount)])
     })
 
     it("cancels the shift the shopper switched away from once the service allows it, without touching the order the new one paid for", async () => {

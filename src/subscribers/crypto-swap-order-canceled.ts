@@ -1,16 +1,17 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, OrderWorkflowEvents, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../modules/crypto-swap"
-import { registeredProviders } from "../lib/provider-registry"
-import { refundCanceledCapturesWorkflow } from "../workflows/refund-canceled-captures"
+import { refundCanceledCaptures } from "../workflows/refund-canceled-captures"
+import { markSessionGivenBack } from "../workflows/steps/payment-credit"
 import { syncShiftWorkflow } from "../workflows/sync-shift"
 
 /**
  * An order canceled while its crypto payment was not captured: the payment's row records the cancel and
  * its shift is synced now. Money that already settled short of the amount due is recorded as owed back (a
  * full payment's capture finds the cancel when its shift settles); a shift nobody paid yet (the order was
- * placed before payment) is canceled at the service, so nobody pays it. A failure is logged; the payment's
- * Sync in the admin does the same, as do its hourly reads while its address is open.
+ * placed before payment) is canceled at the service, so nobody pays it, and its session refuses to be
+ * authorized. A failed sync is logged; the payment's Sync in the admin does the same, as do its hourly reads
+ * while its address is open. Money a capture racing the cancel kept is refunded; that failing, the event fails.
  */
 export default async function cryptoSwapOrderCanceledHandler({ event, container }: SubscriberArgs<{ id: string }>) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
@@ -26,20 +27,17 @@ export default async function cryptoSwapOrderCanceledHandler({ event, container 
     .map((session: any) => session.id as string)
   const rows = await ledger.listSwapShifts(
     { kind: "payment", captured_at: null, refund_owed: null, $or: [{ order_id: event.data.id }, ...(sessionIds.length ? [{ payment_session_id: sessionIds }] : [])] },
-    { select: ["id", "order_id", "order_canceled_at"] }
+    { select: ["id", "order_id", "order_canceled_at", "payment_session_id"] }
   )
   // A capture that ran between Medusa's read of the payments and its cancel left money captured and never refunded.
-  const { errors: refundErrors } = await refundCanceledCapturesWorkflow(container).run({
-    input: { order_id: event.data.id, provider_ids: registeredProviders(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).map((provider) => provider.providerId) },
-    throwOnError: false,
-  })
-  if (refundErrors.length) {
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .error(`crypto-swap: canceled order ${event.data.id} may keep a payment captured as it was canceled; refund it from the order: ${refundErrors[0].error?.message}`)
-  }
+  const refundFailure = await refundCanceledCaptures(container, event.data.id).then(
+    () => null,
+    (error: Error) => error
+  )
   for (const row of rows) {
     if (!row.order_canceled_at) await ledger.updateSwapShifts({ id: row.id, order_canceled_at: new Date(), order_id: row.order_id ?? event.data.id })
+    // No route may authorize it for the canceled order any more, Medusa's own payment webhook route included.
+    await markSessionGivenBack(container, row)
     const { result, errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "admin" }, throwOnError: false })
     // A failed read ends the sync without an error of the workflow's: said too, it left the same gap.
     const failure = errors?.[0]?.error?.message ?? result?.recorded?.error
@@ -48,6 +46,11 @@ export default async function cryptoSwapOrderCanceledHandler({ event, container 
         .resolve(ContainerRegistrationKeys.LOGGER)
         .warn(`crypto-swap: payment ${row.id} of canceled order ${event.data.id} not synced (press Sync on it in the admin): ${failure}`)
     }
+  }
+  if (refundFailure) {
+    container.resolve(ContainerRegistrationKeys.LOGGER).error(`crypto-swap: ${refundFailure.message}; refund it from the order`)
+    // Thrown for the event bus to deliver the event again (Redis retries it); the refund is safe to run again.
+    throw refundFailure
   }
 }
 

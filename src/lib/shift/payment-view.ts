@@ -161,7 +161,7 @@ const SENT_BACK_BECAUSE: Record<string, MessageKey> = {
 }
 
 /** Stages in which the shopper's money reached the service and was not sent back by it. */
-const MONEY_IN_STAGES = new Set<PaymentStage>(["deposit_detected", "deposit_confirmed", "settled", "underpaid"])
+const MONEY_IN_STAGES = new Set<PaymentStage>(["deposit_detected", "deposit_confirmed", "review", "settled", "underpaid"])
 
 /**
  * Money that pays no order and comes back to the shopper: given back (owed, refunded, refunded instead of

@@ -24,7 +24,9 @@ export const authorizePayment: ShiftAction = async (container, row, recorded) =>
   }
   if (before.orderCanceled) {
     // The order (placed before payment) was canceled before this payment started: authorizing would make a
-    // payment of the canceled order. Marked as its cancel marks the order's other shifts: the capture owes it back.
+    // payment of the canceled order. Marked as its cancel marks the order's other shifts: the capture owes it
+    // back, and no route authorizes it meanwhile.
+    await markSessionGivenBack(container, row)
     return { ledger: { ...before.links, paid_no_order_since: null, order_canceled_at: new Date() }, history: "order_canceled", outcome: "order_canceled" }
   }
   // The provider decides from the session's data: its copy of the credit (top-ups) must be the ledger's.

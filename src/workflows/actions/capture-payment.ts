@@ -3,6 +3,7 @@ import { sessionPayment } from "./session-payment"
 import { processSyncedPayment } from "./process-payment"
 import { Modules } from "@medusajs/framework/utils"
 import { markSessionGivenBack, mirrorCredit } from "../steps/payment-credit"
+import { refundCanceledCaptures } from "../refund-canceled-captures"
 
 /**
  * The shift settled: capture. A payment Medusa canceled meanwhile, or whose order was canceled (while the
@@ -31,8 +32,11 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
     if (row.credit) await mirrorCredit(container, row)
     await processSyncedPayment(container, row, recorded, "captured")
   }
-  const { payment, links } = await sessionPayment(container, row)
+  const { payment, links, orderId, orderCanceled } = await sessionPayment(container, row)
   if (!payment?.captured_at) throw new Error("The payment was not captured")
+  // Captured for an order canceled meanwhile (Medusa's own payment webhook route, or a capture racing the
+  // cancel): nothing ships, so Medusa refunds it; retried until it has.
+  if (orderCanceled) await refundCanceledCaptures(container, orderId!)
   const now = new Date()
   return { ledger: { ...links, captured_at: now, authorized_at: row.authorized_at ?? now }, history: "captured" }
 }

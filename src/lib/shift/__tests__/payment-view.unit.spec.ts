@@ -42,7 +42,7 @@ describe("the page of an order canceled before its payment", () => {
 
   it("says a deposit on its way to the canceled order comes back, and never that the order is paid", async () => {
     const canceled = { ...waiting, order_canceled_at: new Date("2026-11-27T10:00:00Z"), deposit_hash: "ab12" }
-    for (const [status, stage] of [["pending", "deposit_detected"], ["processing", "deposit_confirmed"], ["settled", "settled"]] as const) {
+    for (const [status, stage] of [["pending", "deposit_detected"], ["processing", "deposit_confirmed"], ["review", "review"], ["settled", "settled"]] as const) {
       expect(await paymentView({ ...canceled, status }, stage, catalogue)).toMatchObject({
         headline: "Refund pending",
         next_step: "This payment no longer pays an order: the store will refund what you sent.",
