@@ -2,7 +2,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import { asksAbout, useSandbox, type LoggedRequest } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
-import { storefront } from "../helpers/storefront"
+import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
 
@@ -35,6 +35,16 @@ medusaIntegrationTestRunner({
       const cart = await shop.createCart()
       const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, data)
       return { cart, session, shiftId: session.data.shift_id as string }
+    }
+
+    /** An order placed on a deposit the service confirmed, its payment authorized, not captured. */
+    async function placedOnDepositInFlight() {
+      const container = getContainer()
+      const { cart, shiftId } = await paySession()
+      await env.control.deposit(shiftId)
+      await env.control.setStatus(shiftId, "processing")
+      await reconcile(container)
+      return { container, cart, shiftId, placed: (await orderWithPayments(container, cart.id))! }
     }
 
     /** The events of one name the app emitted, through a spy on its event bus. */
@@ -102,16 +112,11 @@ medusaIntegrationTestRunner({
     })
 
     it("records a refund owed instead of capturing when the order was canceled while authorized, then the shift settled", async () => {
-      const container = getContainer()
-      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
-      const { cart, shiftId } = await paySession()
-      await env.control.deposit(shiftId)
-      await env.control.setStatus(shiftId, "processing")
-      await reconcile(container)
-      const placed = await orderWithPayments(container, cart.id)
-      expect(placed!.payments[0].captured_at).toBeNull()
+      const emitted = jest.spyOn(getContainer().resolve(Modules.EVENT_BUS), "emit")
+      const { container, cart, shiftId, placed } = await placedOnDepositInFlight()
+      expect(placed.payments[0].captured_at).toBeNull()
 
-      await api.post(`/admin/orders/${placed!.id}/cancel`, {}, admin)
+      await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
       const canceled = await orderWithPayments(container, cart.id)
       expect(canceled!.payments[0].canceled_at).not.toBeNull()
       expect(canceled!.payments[0].data.refund_owed).toBeUndefined()
@@ -135,8 +140,22 @@ medusaIntegrationTestRunner({
 
       const { data } = await api.get("/admin/crypto-swap/status", admin)
       expect(data.refund_owed).toEqual([
-        expect.objectContaining({ id: row.id, order_id: placed!.id, refund_owed: row.settle_amount, settle_coin: "USDC" }),
+        expect.objectContaining({ id: row.id, order_id: placed.id, refund_owed: row.settle_amount, settle_coin: "USDC" }),
       ])
+    })
+
+    it("keeps the session of a canceled order's authorized payment, whose deposit is on its way, so its money is still owed back", async () => {
+      const { container, cart, shiftId, placed } = await placedOnDepositInFlight()
+      await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
+      // The shopper's page still knows the order's payment collection: a new session there would delete this one.
+      const replaced = await failing(shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "ETH", deposit_network: "ethereum" }))
+      // Refused by the provider; Medusa's workflow answers it with its own "Could not delete all payment sessions".
+      expect({ status: replaced.status, message: replaced.data.message }).toEqual({ status: 500, message: "Could not delete all payment sessions" })
+
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect({ refund_owed: row.refund_owed, captured_at: row.captured_at }).toEqual({ refund_owed: row.settle_amount, captured_at: null })
     })
   },
 })

@@ -11,7 +11,8 @@ import { syncShiftWorkflow } from "../workflows/sync-shift"
  * full payment's capture finds the cancel when its shift settles); a shift nobody paid yet (the order was
  * placed before payment) is canceled at the service, so nobody pays it, and its session refuses to be
  * authorized. A failed sync is logged; the payment's Sync in the admin does the same, as do its hourly reads
- * while its address is open. Money a capture racing the cancel kept is refunded; that failing, the event fails.
+ * while its address is open. Money a capture racing the cancel kept is refunded; that failing, it is logged
+ * as an error and the event fails.
  */
 export default async function cryptoSwapOrderCanceledHandler({ event, container }: SubscriberArgs<{ id: string }>) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
@@ -27,7 +28,7 @@ export default async function cryptoSwapOrderCanceledHandler({ event, container 
     .map((session: any) => session.id as string)
   const rows = await ledger.listSwapShifts(
     { kind: "payment", captured_at: null, refund_owed: null, $or: [{ order_id: event.data.id }, ...(sessionIds.length ? [{ payment_session_id: sessionIds }] : [])] },
-    { select: ["id", "order_id", "order_canceled_at", "payment_session_id"] }
+    { select: ["id", "order_id", "order_canceled_at", "payment_session_id", "authorized_at"] }
   )
   // A capture that ran between Medusa's read of the payments and its cancel left money captured and never refunded.
   const refundFailure = await refundCanceledCaptures(container, event.data.id).then(
@@ -36,11 +37,17 @@ export default async function cryptoSwapOrderCanceledHandler({ event, container 
   )
   for (const row of rows) {
     if (!row.order_canceled_at) await ledger.updateSwapShifts({ id: row.id, order_canceled_at: new Date(), order_id: row.order_id ?? event.data.id })
-    // No route may authorize it for the canceled order any more, Medusa's own payment webhook route included.
-    await markSessionGivenBack(container, row)
+    // Not authorized yet: no route may authorize it for the canceled order any more, Medusa's own payment webhook
+    // route included. (An authorized one's payment Medusa canceled; its session stays, so its money is owed back.)
+    const marked = row.authorized_at
+      ? null
+      : await markSessionGivenBack(container, row).then(
+          () => null,
+          (error: Error) => `its session could not be marked given back: ${error.message}`
+        )
     const { result, errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "admin" }, throwOnError: false })
     // A failed read ends the sync without an error of the workflow's: said too, it left the same gap.
-    const failure = errors?.[0]?.error?.message ?? result?.recorded?.error
+    const failure = marked ?? errors?.[0]?.error?.message ?? result?.recorded?.error
     if (failure) {
       container
         .resolve(ContainerRegistrationKeys.LOGGER)
@@ -49,7 +56,7 @@ export default async function cryptoSwapOrderCanceledHandler({ event, container 
   }
   if (refundFailure) {
     container.resolve(ContainerRegistrationKeys.LOGGER).error(`crypto-swap: ${refundFailure.message}; refund it from the order`)
-    // Thrown for the event bus to deliver the event again (Redis retries it); the refund is safe to run again.
+    // The event fails: a bus configured to retry (Redis with `attempts`) runs this again, which is safe.
     throw refundFailure
   }
 }

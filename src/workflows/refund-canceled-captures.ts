@@ -6,8 +6,30 @@ import type { BigNumberRawValue } from "@medusajs/framework/types"
 import { registeredProviders } from "../lib/provider-registry"
 
 type Amounts = Array<{ raw_amount: BigNumberRawValue }> | undefined
+type CanceledOrder = { canceled_at?: Date | string | null; payment_collections?: Array<{ payments?: any[] } | null> | null }
+
+const ORDER_FIELDS = [
+  "canceled_at",
+  "payment_collections.payments.id",
+  "payment_collections.payments.provider_id",
+  "payment_collections.payments.captures.raw_amount",
+  "payment_collections.payments.refunds.raw_amount",
+]
 
 const total = (amounts: Amounts) => MathBN.sum(0, ...(amounts ?? []).map((entry) => new BigNumber(entry.raw_amount)))
+
+/**
+ * What the plugin's payments of a canceled order kept: captured and not refunded. Canceled is `canceled_at`, not
+ * the status, which an archived canceled order no longer says.
+ */
+function keptOnCanceledOrder(order: CanceledOrder, providerIds: string[]) {
+  if (!order.canceled_at) return []
+  return (order.payment_collections ?? [])
+    .flatMap((collection) => collection?.payments ?? [])
+    .filter((payment) => providerIds.includes(payment.provider_id))
+    .map((payment) => ({ payment_id: payment.id as string, amount: MathBN.sub(total(payment.captures), total(payment.refunds)) }))
+    .filter((refund) => MathBN.gt(refund.amount, 0))
+}
 
 /**
  * Medusa's order cancel refunds every captured payment, so money captured on a canceled order and not refunded
@@ -20,32 +42,27 @@ const total = (amounts: Amounts) => MathBN.sum(0, ...(amounts ?? []).map((entry)
 export const refundCanceledCapturesWorkflow = createWorkflow("crypto-swap-refund-canceled-captures", (input: { order_id: string; provider_ids: string[] }) => {
   const { data: order } = useQueryGraphStep({
     entity: "order",
-    fields: [
-      "status",
-      "payment_collections.payments.id",
-      "payment_collections.payments.provider_id",
-      "payment_collections.payments.captures.raw_amount",
-      "payment_collections.payments.refunds.raw_amount",
-    ],
+    fields: ORDER_FIELDS,
     filters: { id: input.order_id },
     options: { isList: false, throwIfKeyNotFound: true },
   }).config({ name: "crypto-swap-canceled-order-payments" })
-  const refunds = transform({ order, input }, ({ order, input }) =>
-    order.status !== "canceled"
-      ? []
-      : (order.payment_collections ?? [])
-          .flatMap((collection: any) => collection?.payments ?? [])
-          .filter((payment: any) => input.provider_ids.includes(payment.provider_id))
-          .map((payment: any) => ({ payment_id: payment.id as string, amount: MathBN.sub(total(payment.captures), total(payment.refunds)) }))
-          .filter((refund: { amount: BigNumber }) => MathBN.gt(refund.amount, 0))
-  )
+  const refunds = transform({ order, input }, ({ order, input }) => keptOnCanceledOrder(order, input.provider_ids))
   when({ refunds }, ({ refunds }) => refunds.length > 0).then(() => refundPaymentsWorkflow.runAsStep({ input: refunds }))
   return new WorkflowResponse(refunds)
 })
 
-/** Refunds what the plugin's payments of a canceled order kept (see the workflow); throws when Medusa could not. */
+/**
+ * Refunds what the plugin's payments of a canceled order kept (see the workflow). Throws unless nothing is
+ * kept after: Medusa's refund step only logs a refund that failed, so what is left is read again.
+ */
 export async function refundCanceledCaptures(container: MedusaContainer, orderId: string): Promise<void> {
   const providerIds = registeredProviders(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).map((provider) => provider.providerId)
   const { errors } = await refundCanceledCapturesWorkflow(container).run({ input: { order_id: orderId, provider_ids: providerIds }, throwOnError: false })
-  if (errors.length) throw new Error(`Money captured on canceled order ${orderId} could not be refunded: ${errors[0].error?.message ?? "unknown error"}`)
+  const failure = (reason: string) => new Error(`Money captured on canceled order ${orderId} could not be refunded: ${reason}`)
+  if (errors.length) throw failure(errors[0].error?.message ?? "unknown error")
+  const {
+    data: [order],
+  } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } })
+  const kept = order ? keptOnCanceledOrder(order as CanceledOrder, providerIds) : []
+  if (kept.length) throw failure(`Medusa did not record the refund of ${kept.map((refund) => refund.payment_id).join(", ")}`)
 }

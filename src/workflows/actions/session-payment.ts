@@ -24,14 +24,15 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
   }
   const {
     data: [order],
-  } = orderId ? await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } }) : { data: [] }
+  } = orderId ? await query.graph({ entity: "order", fields: ["id", "status", "canceled_at"], filters: { id: orderId } }) : { data: [] }
   const payment = session?.payment ?? null
   return {
     payment: payment as { id: string; captured_at: Date | string | null; canceled_at: Date | string | null } | null,
     /** Medusa refunded the payment itself (its own webhook route captures a paid checkout, then refunds it when the cart can't be completed). */
     refundedByMedusa: (payment?.refunds?.length ?? 0) > 0,
     orderId,
-    orderCanceled: order?.status === "canceled",
+    // An archived canceled order keeps its `canceled_at` only.
+    orderCanceled: order?.status === "canceled" || Boolean(order?.canceled_at),
     /** Ledger columns that link the row to what Medusa made of it. */
     links: { ...(orderId && !row.order_id ? { order_id: orderId } : {}), ...(payment?.id && !row.payment_id ? { payment_id: payment.id } : {}) },
   }
