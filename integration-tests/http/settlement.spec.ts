@@ -16,6 +16,7 @@ jest.setTimeout(180_000)
 const env = useSandbox()
 const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
 const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+const ETH_REFUND = "0x52908400098527886E0F7030069857D2E4169EE7"
 
 function captureCount(order: Awaited<ReturnType<typeof orderWithPayments>>) {
   return (order?.payments ?? []).reduce((count: number, payment: any) => count + payment.captures.length, 0)
@@ -260,6 +261,24 @@ medusaIntegrationTestRunner({
       // Nor can Medusa's own payment webhook route capture it afterwards.
       await medusaRouteCaptures(container, session.id)
       await expectOwedBackUnpaid(container, cart.id, shiftId)
+    })
+
+    it("refuses to refund via shift money owed back that Medusa's own payment webhook route captured since: Medusa's payment is refunded instead", async () => {
+      const { container, cart, session, shiftId } = await paidAfterOrderCanceled()
+      await reconcile(container)
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row.refund_owed).toBe(env.sandbox.getShift(shiftId).settleAmount)
+      // The route read the session's data before the capture marked it given back: it captures anyway.
+      const payments = container.resolve(Modules.PAYMENT)
+      const [stored] = await payments.listPaymentSessions({ id: session.id })
+      await payments.updatePaymentSession({ id: stored.id, amount: stored.amount, currency_code: stored.currency_code, data: { ...stored.data, given_back: false } })
+      await medusaRouteCaptures(container, session.id)
+      expect((await orderWithPayments(container, cart.id))!.payments.filter((payment: any) => payment.captured_at)).toHaveLength(1)
+
+      const refused = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, { address: ETH_REFUND }, await adminHeaders(container)))
+      expect({ status: refused.status, message: refused.data.message }).toEqual({ status: 400, message: expect.stringMatching(/Medusa captured/) })
+      expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId })).toEqual([])
     })
 
     it("refunds a payment Medusa's own payment webhook route captured for an order canceled before the payment started", async () => {

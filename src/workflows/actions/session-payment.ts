@@ -47,7 +47,7 @@ export function refuseIfCapturedByMedusa(payment: { id: string; captured_at: Dat
   if (payment?.captured_at) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
-      `Medusa captured this payment (${payment.id}) although no order holds it: refund it from Medusa's payment (its refunds become refund shifts), never here as well.`
+      `Medusa captured this payment (${payment.id}) although no order keeps it: refund it from Medusa's payment (its refunds become refund shifts), never here as well.`
     )
   }
 }

@@ -68,10 +68,10 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   }
 }
 
+/** Held or owed money Medusa captured since (its own payment webhook route, even on a canceled order) is refunded from that payment. */
 async function assertNotCapturedByMedusa(container: MedusaContainer, row: LedgerRow) {
   if (row.kind !== "payment" || !row.payment_session_id) return
-  const { payment, orderId } = await sessionPayment(container, row)
-  if (!orderId) refuseIfCapturedByMedusa(payment)
+  refuseIfCapturedByMedusa((await sessionPayment(container, row)).payment)
 }
 
 /**
