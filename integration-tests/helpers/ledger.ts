@@ -79,3 +79,25 @@ export async function paidOrder(container: MedusaContainer, shop: Shopper, servi
   if (!order) throw new Error(`No order was placed for cart ${cart.id}`)
   return { cart, session, order, payments: order.payments }
 }
+
+/**
+ * A shopper pays in full in `data`'s coin and the service confirms the deposit: one tick places the order on
+ * an authorized payment, not captured until the shift settles.
+ */
+export async function placedOnConfirmedDeposit(
+  container: MedusaContainer,
+  shop: Shopper,
+  service: Service & { setStatus(shiftId: string, status: string): Promise<unknown> },
+  providerId: string,
+  data: Record<string, unknown>
+) {
+  const cart = await shop.createCart()
+  const { session } = await shop.createPaymentSession(cart.id, providerId, data)
+  const shiftId = session.data.shift_id as string
+  await service.deposit(shiftId)
+  await service.setStatus(shiftId, "processing")
+  await reconcile(container)
+  const order = await orderWithPayments(container, cart.id)
+  if (!order) throw new Error(`No order was placed for cart ${cart.id}`)
+  return { cart, session, shiftId, order }
+}

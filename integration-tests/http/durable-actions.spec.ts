@@ -4,7 +4,7 @@ import { asksAbout, useSandbox, type LoggedRequest } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
-import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, orderWithPayments, placedOnConfirmedDeposit, reconcile } from "../helpers/ledger"
 
 jest.setTimeout(240_000)
 
@@ -37,14 +37,10 @@ medusaIntegrationTestRunner({
       return { cart, session, shiftId: session.data.shift_id as string }
     }
 
-    /** An order placed on a deposit the service confirmed, its payment authorized, not captured. */
     async function placedOnDepositInFlight() {
       const container = getContainer()
-      const { cart, shiftId } = await paySession()
-      await env.control.deposit(shiftId)
-      await env.control.setStatus(shiftId, "processing")
-      await reconcile(container)
-      return { container, cart, shiftId, placed: (await orderWithPayments(container, cart.id))! }
+      const { cart, shiftId, order } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
+      return { container, cart, shiftId, placed: order }
     }
 
     /** The events of one name the app emitted, through a spy on its event bus. */

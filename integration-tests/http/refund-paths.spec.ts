@@ -12,7 +12,7 @@ import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/sto
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { waitFor } from "../helpers/wait-for"
-import { ledgerOf, ledgerRow, orderWithPayments, paidOrder, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, orderWithPayments, paidOrder, placedOnConfirmedDeposit, reconcile } from "../helpers/ledger"
 import BigNumber from "bignumber.js"
 
 jest.setTimeout(240_000)
@@ -165,13 +165,7 @@ medusaIntegrationTestRunner({
 
     it("refunds an order canceled while the plugin captured its payment, between Medusa's read of it and its cancel", async () => {
       const container = getContainer()
-      const cart = await shop.createCart()
-      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
-      const shiftId = session.data.shift_id as string
-      await env.control.deposit(shiftId)
-      await env.control.setStatus(shiftId, "processing")
-      await reconcile(container)
-      const placed = (await orderWithPayments(container, cart.id))!
+      const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
       await env.control.walk(shiftId, ["settling", "settled"])
       // Medusa's cancel read the payment uncaptured; the job captures it before Medusa cancels it.
       const payments = container.resolve(Modules.PAYMENT)

@@ -85,9 +85,11 @@ function sendStep(row: LedgerRowView): ShopperText {
  * Money no order holds: being refunded through a refund shift (which needs the shopper's address), or owed
  * back (its order canceled, or refunded instead of placed) until the store makes that refund.
  */
-function givenBackStep(row: LedgerRowView, where: { coin: string; network: string }): ShopperText {
+function givenBackStep(row: LedgerRowView): ShopperText {
   if (!row.flags?.held_refund) return text("view.next.refund_owed")
-  return row.refund_address ? text("view.next.held_refunding") : text("view.next.held_refund_address", where)
+  return row.refund_address
+    ? text("view.next.held_refunding")
+    : text("view.next.held_refund_address", { coin: row.deposit_coin ?? "", network: row.deposit_network ?? "" })
 }
 
 function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
@@ -194,7 +196,7 @@ function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: Sh
   // Money no order holds: whatever it settles to, what the shopper hears first is that it comes back.
   if (comesBack(row, stage)) {
     if (row.refund_sent) return { headline: text("view.headline.refunded"), next_step: text("view.next.refunded") }
-    return { headline: text("view.headline.given_back"), next_step: givenBackStep(row, { coin: row.deposit_coin ?? "", network: row.deposit_network ?? "" }) }
+    return { headline: text("view.headline.given_back"), next_step: givenBackStep(row) }
   }
   if (!because) return { headline: headline(stage), next_step: nextStep(stage, row) }
   const again = text(row.type === "fixed" ? "view.next.again_requote" : "view.next.again_restart")
