@@ -163,11 +163,8 @@ medusaIntegrationTestRunner({
       ])
     })
 
-    it("refunds an order canceled while the plugin captured its payment, between Medusa's read of it and its cancel", async () => {
-      const container = getContainer()
-      const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
-      await env.control.walk(shiftId, ["settling", "settled"])
-      // Medusa's cancel read the payment uncaptured; the job captures it before Medusa cancels it.
+    /** Cancels the order while the job captures its settled payment: Medusa's cancel read it uncaptured, then cancels it. */
+    async function cancelDuringCapture(container: MedusaContainer, orderId: string) {
       const payments = container.resolve(Modules.PAYMENT)
       const cancel = payments.cancelPayment.bind(payments)
       const race = jest.spyOn(payments, "cancelPayment").mockImplementationOnce(async (...args: Parameters<typeof cancel>) => {
@@ -175,16 +172,55 @@ medusaIntegrationTestRunner({
         return cancel(...args)
       })
       try {
-        await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
+        await api.post(`/admin/orders/${orderId}/cancel`, {}, admin)
       } finally {
         race.mockRestore()
       }
+    }
+
+    it("refunds an order canceled while the plugin captured its payment, between Medusa's read of it and its cancel", async () => {
+      const container = getContainer()
+      const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await cancelDuringCapture(container, placed.id)
       const [payment] = (await orderWithPayments(container, cart.id))!.payments
       expect(payment.captured_at).toBeTruthy()
       const refunds = await waitFor("the captured money of the canceled order to be refunded", () => medusaRefunds(container, payment.id), (found) => found.length > 0)
       expect(refunds.reduce((sum, refund) => sum.plus(String(refund.amount)), new BigNumber(0)).toFixed()).toBe("49.99")
       await reconcile(container)
       expect((await refundRows(container, payment.id)).map((row) => row.amount_due)).toEqual(["49.99"])
+    })
+
+    it("retries the refund of money a capture racing the cancel kept when the first try fails, visibly until it is done", async () => {
+      const container = getContainer()
+      const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      // The refund the cancel's subscriber asks of Medusa fails once (a lock timeout, a dropped connection).
+      const refund = jest.spyOn(container.resolve(Modules.PAYMENT), "refundPayment").mockRejectedValueOnce(new Error("connection terminated unexpectedly"))
+      try {
+        await cancelDuringCapture(container, placed.id)
+        const row = await ledgerRow(container, { shift_id: shiftId })
+        // The failure waits on the payment's row, where the merchant sees it, to be tried again.
+        const [failed] = await waitFor(
+          "the failed refund to be recorded on the payment's row",
+          () => ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "refund_canceled_capture" }),
+          (found) => found.length > 0 && found[0].attempts > 0
+        )
+        // Medusa's refund step only logs the error; the plugin reads back what is still kept.
+        expect(failed).toMatchObject({ state: "pending", last_error: expect.stringContaining(`Money captured on canceled order ${placed.id} could not be refunded`) })
+        const [payment] = (await orderWithPayments(container, cart.id))!.payments
+        expect(await medusaRefunds(container, payment.id)).toEqual([])
+
+        await reconcile(container)
+        const refunds = await medusaRefunds(container, payment.id)
+        expect(refunds.reduce((sum, entry) => sum.plus(String(entry.amount)), new BigNumber(0)).toFixed()).toBe("49.99")
+        const [done] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "refund_canceled_capture" })
+        expect(done).toMatchObject({ state: "done", last_error: null })
+        await reconcile(container)
+        expect((await refundRows(container, payment.id)).map((entry) => entry.amount_due)).toEqual(["49.99"])
+      } finally {
+        refund.mockRestore()
+      }
     })
 
     it("makes one refund shift for a return's refund, keyed on Medusa's refund", async () => {

@@ -1,18 +1,16 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, OrderWorkflowEvents, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../modules/crypto-swap"
-import { refundCanceledCaptures } from "../workflows/refund-canceled-captures"
 import { markSessionGivenBack } from "../workflows/steps/payment-credit"
 import { syncShiftWorkflow } from "../workflows/sync-shift"
 
 /**
- * An order canceled while its crypto payment was not captured: the payment's row records the cancel and
- * its shift is synced now. Money that already settled short of the amount due is recorded as owed back (a
- * full payment's capture finds the cancel when its shift settles); a shift nobody paid yet (the order was
- * placed before payment) is canceled at the service, so nobody pays it, and its session refuses to be
- * authorized. A failed sync is logged; the payment's Sync in the admin does the same, as do its hourly reads
- * while its address is open. Money a capture racing the cancel kept is refunded; that failing, it is logged
- * as an error and the event fails.
+ * An order canceled: each of its crypto payments' rows records the cancel and its shift is synced now. Money
+ * that already settled short of the amount due is recorded as owed back (a full payment's capture finds the
+ * cancel when its shift settles); a shift nobody paid yet (the order was placed before payment) is canceled at
+ * the service, so nobody pays it, and its session refuses to be authorized. Money captured that the cancel did
+ * not refund (a capture raced it) is refunded by the sync's own action, retried until Medusa recorded it. A
+ * failed sync is logged; the payment's Sync in the admin does the same, as do its reads while it is open.
  */
 export default async function cryptoSwapOrderCanceledHandler({ event, container }: SubscriberArgs<{ id: string }>) {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
@@ -27,16 +25,14 @@ export default async function cryptoSwapOrderCanceledHandler({ event, container 
     .filter((session: any) => session.status !== PaymentSessionStatus.CANCELED)
     .map((session: any) => session.id as string)
   const rows = await ledger.listSwapShifts(
-    { kind: "payment", captured_at: null, refund_owed: null, $or: [{ order_id: event.data.id }, ...(sessionIds.length ? [{ payment_session_id: sessionIds }] : [])] },
+    { kind: "payment", refund_owed: null, $or: [{ order_id: event.data.id }, ...(sessionIds.length ? [{ payment_session_id: sessionIds }] : [])] },
     { select: ["id", "order_id", "order_canceled_at", "payment_session_id", "authorized_at"] }
   )
-  // A capture that ran between Medusa's read of the payments and its cancel left money captured and never refunded.
-  const refundFailure = await refundCanceledCaptures(container, event.data.id).then(
-    () => null,
-    (error: Error) => error
-  )
   for (const row of rows) {
-    if (!row.order_canceled_at) await ledger.updateSwapShifts({ id: row.id, order_canceled_at: new Date(), order_id: row.order_id ?? event.data.id })
+    // Due now as well: should this process stop before its sync, the next tick syncs it.
+    if (!row.order_canceled_at) {
+      await ledger.updateSwapShifts({ id: row.id, order_canceled_at: new Date(), order_id: row.order_id ?? event.data.id, next_sync_at: new Date() })
+    }
     // Not authorized yet: no route may authorize it for the canceled order any more, Medusa's own payment webhook
     // route included. (An authorized one's payment Medusa canceled; its session stays, so its money is owed back.)
     const marked = row.authorized_at
@@ -53,11 +49,6 @@ export default async function cryptoSwapOrderCanceledHandler({ event, container 
         .resolve(ContainerRegistrationKeys.LOGGER)
         .warn(`crypto-swap: payment ${row.id} of canceled order ${event.data.id} not synced (press Sync on it in the admin): ${failure}`)
     }
-  }
-  if (refundFailure) {
-    container.resolve(ContainerRegistrationKeys.LOGGER).error(`crypto-swap: ${refundFailure.message}; refund it from the order`)
-    // The event fails: a bus configured to retry (Redis with `attempts`) runs this again, which is safe.
-    throw refundFailure
   }
 }
 

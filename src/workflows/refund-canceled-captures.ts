@@ -52,12 +52,16 @@ export const refundCanceledCapturesWorkflow = createWorkflow("crypto-swap-refund
 })
 
 /**
- * Refunds what the plugin's payments of a canceled order kept (see the workflow). Throws unless nothing is
- * kept after: Medusa's refund step only logs a refund that failed, so what is left is read again.
+ * Refunds what the plugin's payments of a canceled order kept (see the workflow) and says which it refunded.
+ * Throws unless nothing is kept after: Medusa's refund step only logs a refund that failed, so what is left is
+ * read again.
  */
-export async function refundCanceledCaptures(container: MedusaContainer, orderId: string): Promise<void> {
+export async function refundCanceledCaptures(container: MedusaContainer, orderId: string): Promise<Array<{ payment_id: string }>> {
   const providerIds = registeredProviders(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).map((provider) => provider.providerId)
-  const { errors } = await refundCanceledCapturesWorkflow(container).run({ input: { order_id: orderId, provider_ids: providerIds }, throwOnError: false })
+  const { result: refunded, errors } = await refundCanceledCapturesWorkflow(container).run({
+    input: { order_id: orderId, provider_ids: providerIds },
+    throwOnError: false,
+  })
   const failure = (reason: string) => new Error(`Money captured on canceled order ${orderId} could not be refunded: ${reason}`)
   if (errors.length) throw failure(errors[0].error?.message ?? "unknown error")
   const {
@@ -65,4 +69,5 @@ export async function refundCanceledCaptures(container: MedusaContainer, orderId
   } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } })
   const kept = order ? keptOnCanceledOrder(order as CanceledOrder, providerIds) : []
   if (kept.length) throw failure(`Medusa did not record the refund of ${kept.map((refund) => refund.payment_id).join(", ")}`)
+  return refunded
 }

@@ -83,6 +83,12 @@ export type ShiftActionPlan = {
    * deposit sent again to a captured payment's variable address. Planned again whenever that grows.
    */
   refundExcess: boolean
+  /**
+   * Captured for an order canceled since: what Medusa's cancel did not refund (a capture raced it, or its refund
+   * failed) is refunded through Medusa, once (`canceled_order_refunded`). Not prompt: it waits on nothing the
+   * shift says, only on its own retries; but a tick that finds it planned syncs the shift in full to run it.
+   */
+  refundCanceledCapture: boolean
   /** Facts worth an admin's attention, kept on the ledger row. */
   flags: Record<string, unknown>
   /** Plugin events to emit, one per transition acted on. */
@@ -104,9 +110,12 @@ export function hasPromptActions(plan: ShiftActionPlan): boolean {
   )
 }
 
-/** Any action at all; cancelling an abandoned shift waits on the service's minutes, not on the plugin. */
+/**
+ * Any action at all; cancelling an abandoned shift waits on the service's minutes, not on the plugin, and a
+ * canceled order's refund on its own retries.
+ */
 export function hasActions(plan: ShiftActionPlan): boolean {
-  return hasPromptActions(plan) || plan.cancelAbandoned
+  return hasPromptActions(plan) || plan.cancelAbandoned || plan.refundCanceledCapture
 }
 
 /** A refund the store owes whose shift is not made yet: the one thing to do is make it, once it has a destination. */
@@ -122,6 +131,7 @@ export function planRefundShift(row: { status: string; refund_address: string | 
     creditTopUp: false,
     settleUnderpayment: false,
     refundExcess: false,
+    refundCanceledCapture: false,
     flags: { ...(row.flags ?? {}) },
     events: [],
   }
@@ -347,6 +357,7 @@ export function planShiftActions(
       !row.authorized_at &&
       Boolean(windowEnd && windowEnd <= now),
     refundExcess: (captures || beyondCounted) && excessOwed,
+    refundCanceledCapture: payment && Boolean(row.captured_at && row.order_canceled_at) && !row.flags?.canceled_order_refunded,
     flags,
     events,
   }

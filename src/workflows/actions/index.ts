@@ -12,6 +12,7 @@ import { createRefundShift } from "./create-refund-shift"
 import { creditTopUp } from "./credit-top-up"
 import { settleUnderpayment } from "./settle-underpayment"
 import { refundExcess } from "./refund-excess"
+import { refundCanceledCapture } from "./refund-canceled-capture"
 import type { LedgerShift } from "./shift-action"
 
 /**
@@ -37,6 +38,7 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
     run: capturePayment,
     ready: (row) => Boolean(row.authorized_at || row.flags?.refund_instead || row.order_canceled_at),
   },
+  { kind: "refund_canceled_capture", planned: "refundCanceledCapture", run: refundCanceledCapture, ready: (row) => Boolean(row.captured_at && row.order_id) },
   { kind: "cancel_expired", planned: "cancelExpired", run: cancelExpiredPayment },
   { kind: "cancel_refunded", planned: "cancelRefunded", run: cancelRefundedPayment },
   { kind: "cancel_abandoned", planned: "cancelAbandoned", run: cancelAbandonedShift },

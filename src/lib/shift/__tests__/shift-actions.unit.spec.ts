@@ -201,6 +201,23 @@ describe("planShiftActions", () => {
     expect(plan({ order_canceled_at: new Date(), authorized_at: new Date() }, { status: "waiting" }, false).cancelAbandoned).toBe(false)
   })
 
+  it("refunds through Medusa what a captured payment of a canceled order kept, without reading its shift more often", () => {
+    const captured = { authorized_at: new Date(), captured_at: new Date() }
+    expect(plan(captured, { status: "settled" }, false).refundCanceledCapture).toBe(false)
+    const canceled = plan({ ...captured, order_canceled_at: new Date() }, { status: "settled" }, false)
+    expect(canceled).toMatchObject({ refundCanceledCapture: true, capture: false, authorize: false })
+    // A tick syncs it in full to run the refund, at the pace of its retries rather than the in-flight cadence.
+    expect(hasActions(canceled)).toBe(true)
+    expect(hasPromptActions(canceled)).toBe(false)
+    // Done: its quiet reads stay quiet.
+    const refunded = plan({ ...captured, order_canceled_at: new Date(), flags: { canceled_order_refunded: true } }, { status: "settled" }, false)
+    expect(refunded.refundCanceledCapture).toBe(false)
+    expect(hasActions(refunded)).toBe(false)
+    // Not captured: the capture records it owed instead.
+    expect(plan({ authorized_at: new Date(), order_canceled_at: new Date() }, { status: "settled" }).refundCanceledCapture).toBe(false)
+    expect(plan({ ...captured, order_canceled_at: new Date(), kind: "top_up" }, { status: "settled" }, false).refundCanceledCapture).toBe(false)
+  })
+
   it("never authorizes a deposit that lands after its order, placed before payment, was canceled: the capture records it owed", () => {
     const canceled = { order_canceled_at: new Date() }
     expect(plan(canceled, { status: "processing" })).toMatchObject({ authorize: false, capture: false })

@@ -15,6 +15,7 @@ export const SHIFT_ACTION_KINDS = [
   "credit_top_up",
   "settle_underpayment",
   "refund_excess",
+  "refund_canceled_capture",
 ] as const
 export type ShiftActionKind = (typeof SHIFT_ACTION_KINDS)[number]
 
