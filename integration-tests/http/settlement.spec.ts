@@ -223,6 +223,9 @@ medusaIntegrationTestRunner({
         refund_owed: env.sandbox.getShift(shiftId).settleAmount,
         paid_no_order_since: null,
       })
+      // Nothing will place its order any more: the failed authorize no longer waits to be retried, nor for an admin.
+      const [authorize] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: owed.id, kind: "authorize" })
+      expect(authorize).toMatchObject({ state: "done", outcome: "refund_owed", next_attempt_at: null })
 
       const refunded = await api.post(`/admin/crypto-swap/shifts/${owed.id}/refund`, { address: BTC_REFUND }, admin)
       expect(refunded.status).toBe(200)
