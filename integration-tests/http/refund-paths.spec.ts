@@ -5,7 +5,8 @@ import {
   createShippingOptionsWorkflow,
   createShippingProfilesWorkflow,
 } from "@medusajs/core-flows"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules, OrderWorkflowEvents } from "@medusajs/framework/utils"
+import type { EventEmitter } from "node:events"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
@@ -221,6 +222,38 @@ medusaIntegrationTestRunner({
       } finally {
         refund.mockRestore()
       }
+    })
+
+    it("refunds at an admin's Sync what a capture racing the cancel kept when the cancel never reached the plugin", async () => {
+      const container = getContainer()
+      const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      // The cancel's event is lost (the process stopped before the plugin's subscriber ran, or the order was
+      // canceled before this release): the local bus's listener is taken off for the cancel.
+      const bus = (container.resolve(Modules.EVENT_BUS) as unknown as { eventEmitter_: EventEmitter }).eventEmitter_
+      const [subscriber] = bus.listeners(OrderWorkflowEvents.CANCELED).filter((listener) => (listener as { subscriberId?: string }).subscriberId === "crypto-swap-order-canceled")
+      expect(subscriber).toBeDefined()
+      bus.off(OrderWorkflowEvents.CANCELED, subscriber as (...args: unknown[]) => void)
+      try {
+        await cancelDuringCapture(container, placed.id)
+      } finally {
+        bus.on(OrderWorkflowEvents.CANCELED, subscriber as (...args: unknown[]) => void)
+      }
+      const [payment] = (await orderWithPayments(container, cart.id))!.payments
+      const kept = await ledgerRow(container, { shift_id: shiftId })
+      expect({ captured: Boolean(payment.captured_at), order_canceled_at: kept.order_canceled_at, refunds: await medusaRefunds(container, payment.id) }).toEqual({
+        captured: true,
+        order_canceled_at: null,
+        refunds: [],
+      })
+
+      const synced = await api.post(`/admin/crypto-swap/shifts/${kept.id}/sync`, {}, admin)
+      expect(synced.status).toBe(200)
+      const refunds = await medusaRefunds(container, payment.id)
+      expect(refunds.reduce((sum, entry) => sum.plus(String(entry.amount)), new BigNumber(0)).toFixed()).toBe("49.99")
+      expect((await ledgerRow(container, { id: kept.id })).order_canceled_at).not.toBeNull()
+      await reconcile(container)
+      expect((await refundRows(container, payment.id)).map((entry) => entry.amount_due)).toEqual(["49.99"])
     })
 
     it("makes one refund shift for a return's refund, keyed on Medusa's refund", async () => {

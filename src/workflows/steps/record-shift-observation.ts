@@ -134,12 +134,18 @@ export const recordShiftObservationStep = createStep(
       row.kind === "payment" && row.payment_session_id
         ? (await goneSessions(container, [row.payment_session_id])).size > 0
         : false
-    // Read only for an order placed on money that settled short: a full payment's capture finds a cancel itself.
-    const medusaSide = awaitsOrderDecision(row, decision) ? await sessionPayment(container, row) : undefined
-    const paymentCanceled = Boolean(medusaSide && (medusaSide.payment?.canceled_at || medusaSide.orderCanceled))
+    // Read for an order placed on money that settled short (a full payment's capture finds a cancel itself), and
+    // at an admin's Sync of a captured payment: a cancel that never reached the plugin (a lost event, or one before
+    // this release) may have left captured money on a canceled order, which the sync then refunds.
+    const awaitsOrder = awaitsOrderDecision(row, decision)
+    const checksOrder = source === "admin" && row.kind === "payment" && Boolean(row.captured_at) && !row.order_canceled_at
+    const medusaSide = awaitsOrder || checksOrder ? await sessionPayment(container, row) : undefined
+    const paymentCanceled = awaitsOrder && Boolean(medusaSide && (medusaSide.payment?.canceled_at || medusaSide.orderCanceled))
+    const orderCanceled = checksOrder && medusaSide?.orderCanceled ? { order_canceled_at: now } : {}
     const plan = planShiftActions(
       {
         ...row,
+        ...orderCanceled,
         refund_address: fields.refund_address,
         session_gone: sessionGone,
         payment_canceled: paymentCanceled,
@@ -156,6 +162,7 @@ export const recordShiftObservationStep = createStep(
     await ledger.updateSwapShifts({
       id: row.id,
       ...fields,
+      ...orderCanceled,
       flags: plan.flags,
       last_synced_at: now,
       sync_failures: 0,
