@@ -15,6 +15,8 @@ import { adminHeaders } from "../helpers/admin"
 import { waitFor } from "../helpers/wait-for"
 import { ledgerOf, ledgerRow, orderWithPayments, paidOrder, placedOnConfirmedDeposit, reconcile } from "../helpers/ledger"
 import BigNumber from "bignumber.js"
+import findUnheardOrderCancels from "../../src/jobs/find-unheard-order-cancels"
+import findUnheardOrderCancelsAtUpgrade from "../../src/migration-scripts/crypto-swap-find-unheard-order-cancels"
 
 jest.setTimeout(240_000)
 
@@ -28,6 +30,11 @@ async function medusaRefunds(container: MedusaContainer, paymentId: string) {
     .resolve(ContainerRegistrationKeys.QUERY)
     .graph({ entity: "refund", fields: ["id", "amount", "payment_id"], filters: { payment_id: paymentId } })
   return data as Array<{ id: string; amount: unknown; payment_id: string }>
+}
+
+/** What Medusa refunded of a payment in all, as a decimal string. */
+async function refundedTotal(container: MedusaContainer, paymentId: string) {
+  return (await medusaRefunds(container, paymentId)).reduce((sum, entry) => sum.plus(String(entry.amount)), new BigNumber(0)).toFixed()
 }
 
 async function refundRows(container: MedusaContainer, paymentId: string) {
@@ -186,8 +193,8 @@ medusaIntegrationTestRunner({
       await cancelDuringCapture(container, placed.id)
       const [payment] = (await orderWithPayments(container, cart.id))!.payments
       expect(payment.captured_at).toBeTruthy()
-      const refunds = await waitFor("the captured money of the canceled order to be refunded", () => medusaRefunds(container, payment.id), (found) => found.length > 0)
-      expect(refunds.reduce((sum, refund) => sum.plus(String(refund.amount)), new BigNumber(0)).toFixed()).toBe("49.99")
+      await waitFor("the captured money of the canceled order to be refunded", () => medusaRefunds(container, payment.id), (found) => found.length > 0)
+      expect(await refundedTotal(container, payment.id)).toBe("49.99")
       await reconcile(container)
       expect((await refundRows(container, payment.id)).map((row) => row.amount_due)).toEqual(["49.99"])
     })
@@ -213,8 +220,7 @@ medusaIntegrationTestRunner({
         expect(await medusaRefunds(container, payment.id)).toEqual([])
 
         await reconcile(container)
-        const refunds = await medusaRefunds(container, payment.id)
-        expect(refunds.reduce((sum, entry) => sum.plus(String(entry.amount)), new BigNumber(0)).toFixed()).toBe("49.99")
+        expect(await refundedTotal(container, payment.id)).toBe("49.99")
         const [done] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "refund_canceled_capture" })
         expect(done).toMatchObject({ state: "done", last_error: null })
         await reconcile(container)
@@ -224,12 +230,14 @@ medusaIntegrationTestRunner({
       }
     })
 
-    it("refunds at an admin's Sync what a capture racing the cancel kept when the cancel never reached the plugin", async () => {
-      const container = getContainer()
+    /**
+     * A capture racing the order's cancel keeps the money, and the cancel never reaches the plugin (the process
+     * stopped before its subscriber ran, the subscriber failed, or the order was canceled before this release):
+     * the local bus's listener is taken off for the cancel.
+     */
+    async function captureKeptByUnheardCancel(container: MedusaContainer) {
       const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
       await env.control.walk(shiftId, ["settling", "settled"])
-      // The cancel's event is lost (the process stopped before the plugin's subscriber ran, or the order was
-      // canceled before this release): the local bus's listener is taken off for the cancel.
       const bus = (container.resolve(Modules.EVENT_BUS) as unknown as { eventEmitter_: EventEmitter }).eventEmitter_
       const [subscriber] = bus.listeners(OrderWorkflowEvents.CANCELED).filter((listener) => (listener as { subscriberId?: string }).subscriberId === "crypto-swap-order-canceled")
       expect(subscriber).toBeDefined()
@@ -246,14 +254,62 @@ medusaIntegrationTestRunner({
         order_canceled_at: null,
         refunds: [],
       })
+      return { payment, kept }
+    }
+
+    it("refunds at an admin's Sync what a capture racing the cancel kept when the cancel never reached the plugin", async () => {
+      const container = getContainer()
+      const { payment, kept } = await captureKeptByUnheardCancel(container)
 
       const synced = await api.post(`/admin/crypto-swap/shifts/${kept.id}/sync`, {}, admin)
       expect(synced.status).toBe(200)
-      const refunds = await medusaRefunds(container, payment.id)
-      expect(refunds.reduce((sum, entry) => sum.plus(String(entry.amount)), new BigNumber(0)).toFixed()).toBe("49.99")
+      expect(await refundedTotal(container, payment.id)).toBe("49.99")
+      expect((await ledgerRow(container, { id: kept.id })).order_canceled_at).not.toBeNull()
+      await api.post(`/admin/crypto-swap/shifts/${kept.id}/sync`, {}, admin)
+      await reconcile(container)
+      expect(await refundedTotal(container, payment.id)).toBe("49.99")
+      expect((await refundRows(container, payment.id)).map((entry) => entry.amount_due)).toEqual(["49.99"])
+    })
+
+    it("refunds at an admin's Sync what a capture racing an unheard cancel kept while the service can't be read: Medusa's refund needs no read", async () => {
+      const container = getContainer()
+      const { payment, kept } = await captureKeptByUnheardCancel(container)
+      for (const path of ["/v2/shifts/*", "/v2/shifts"]) {
+        await env.control.addFault({ method: "GET", path, status: 503, body: JSON.stringify({ error: { message: "Service unavailable" } }) })
+      }
+      try {
+        await api.post(`/admin/crypto-swap/shifts/${kept.id}/sync`, {}, admin)
+        expect((await ledgerRow(container, { id: kept.id })).sync_failures).toBeGreaterThan(0)
+        expect(await refundedTotal(container, payment.id)).toBe("49.99")
+        const [done] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: kept.id, kind: "refund_canceled_capture" })
+        expect(done).toMatchObject({ state: "done", last_error: null })
+      } finally {
+        await env.control.clearFaults()
+      }
+    })
+
+    it("finds within the hour, with nobody pressing Sync, what a capture racing an unheard cancel kept, and refunds it once; older payments once at the upgrade", async () => {
+      const container = getContainer()
+      const { payment, kept } = await captureKeptByUnheardCancel(container)
+      await findUnheardOrderCancels(container)
       expect((await ledgerRow(container, { id: kept.id })).order_canceled_at).not.toBeNull()
       await reconcile(container)
+      expect(await refundedTotal(container, payment.id)).toBe("49.99")
+      await findUnheardOrderCancels(container)
+      await reconcile(container)
+      await reconcile(container)
+      expect(await refundedTotal(container, payment.id)).toBe("49.99")
       expect((await refundRows(container, payment.id)).map((entry) => entry.amount_due)).toEqual(["49.99"])
+
+      // Captured before the job's look-back (an order canceled before this release): the upgrade's migration script finds it.
+      const older = await captureKeptByUnheardCancel(container)
+      const longAgo = new Date(Date.now() - 30 * 24 * 60 * 60 * 1000)
+      await ledgerOf(container).updateSwapShifts({ id: older.kept.id, captured_at: longAgo })
+      await findUnheardOrderCancels(container)
+      expect((await ledgerRow(container, { id: older.kept.id })).order_canceled_at).toBeNull()
+      await findUnheardOrderCancelsAtUpgrade({ container })
+      await reconcile(container)
+      expect(await refundedTotal(container, older.payment.id)).toBe("49.99")
     })
 
     it("makes one refund shift for a return's refund, keyed on Medusa's refund", async () => {

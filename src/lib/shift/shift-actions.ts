@@ -118,23 +118,38 @@ export function hasActions(plan: ShiftActionPlan): boolean {
   return hasPromptActions(plan) || plan.cancelAbandoned || plan.refundCanceledCapture
 }
 
+const NO_ACTIONS: Omit<ShiftActionPlan, "flags" | "events"> = {
+  authorize: false,
+  capture: false,
+  cancelExpired: false,
+  cancelRefunded: false,
+  setRefundAddress: false,
+  cancelAbandoned: false,
+  createRefundShift: false,
+  creditTopUp: false,
+  settleUnderpayment: false,
+  refundExcess: false,
+  refundCanceledCapture: false,
+}
+
 /** A refund the store owes whose shift is not made yet: the one thing to do is make it, once it has a destination. */
 export function planRefundShift(row: { status: string; refund_address: string | null; flags: Record<string, unknown> | null }): ShiftActionPlan {
-  return {
-    authorize: false,
-    capture: false,
-    cancelExpired: false,
-    cancelRefunded: false,
-    setRefundAddress: false,
-    cancelAbandoned: false,
-    createRefundShift: row.status === "creating" && Boolean(row.refund_address),
-    creditTopUp: false,
-    settleUnderpayment: false,
-    refundExcess: false,
-    refundCanceledCapture: false,
-    flags: { ...(row.flags ?? {}) },
-    events: [],
-  }
+  return { ...NO_ACTIONS, createRefundShift: row.status === "creating" && Boolean(row.refund_address), flags: { ...(row.flags ?? {}) }, events: [] }
+}
+
+/** Money a capture kept on a canceled order and not yet refunded through Medusa (see `refundCanceledCapture`). */
+export function keepsCanceledOrdersMoney(row: Pick<ShiftActionState, "kind" | "captured_at" | "order_canceled_at" | "flags">): boolean {
+  return row.kind === "payment" && Boolean(row.captured_at && row.order_canceled_at) && !row.flags?.canceled_order_refunded
+}
+
+/**
+ * What a sync can do while the shift can't be read (the service down, or an old shift it no longer returns):
+ * refund through Medusa money a capture kept on a canceled order, which needs nothing of the service. Null
+ * when there is nothing to do.
+ */
+export function planWithoutShift(row: Pick<ShiftActionState, "kind" | "captured_at" | "order_canceled_at" | "flags">): ShiftActionPlan | null {
+  if (!keepsCanceledOrdersMoney(row)) return null
+  return { ...NO_ACTIONS, refundCanceledCapture: true, flags: { ...(row.flags ?? {}) }, events: [] }
 }
 
 const TERMINAL = new Set(["settled", "refunded", "expired"])
@@ -357,7 +372,7 @@ export function planShiftActions(
       !row.authorized_at &&
       Boolean(windowEnd && windowEnd <= now),
     refundExcess: (captures || beyondCounted) && excessOwed,
-    refundCanceledCapture: payment && Boolean(row.captured_at && row.order_canceled_at) && !row.flags?.canceled_order_refunded,
+    refundCanceledCapture: keepsCanceledOrdersMoney(row),
     flags,
     events,
   }

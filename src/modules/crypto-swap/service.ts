@@ -23,6 +23,16 @@ class CryptoSwapModuleService extends CryptoSwapModuleServiceBase {
     await this.createSwapShiftEvents({ ...first, swap_shift_id: created.id }, sharedContext)
     return created
   }
+
+  /**
+   * No order will be placed on this payment (its money is owed back, or refunded instead): an authorize still
+   * retrying, or waiting for an admin, ends done with why, its last error gone with it.
+   */
+  @InjectTransactionManager()
+  async endOpenAuthorize(swapShiftId: string, outcome: string, @MedusaContext() sharedContext: Context = {}) {
+    const [open] = await this.listSwapShiftActions({ swap_shift_id: swapShiftId, kind: "authorize", state: ["pending", "attention"] }, {}, sharedContext)
+    if (open) await this.updateSwapShiftActions({ id: open.id, state: "done", done_at: new Date(), next_attempt_at: null, last_error: null, outcome }, sharedContext)
+  }
 }
 
 export default CryptoSwapModuleService

@@ -5,7 +5,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
-import { awaitsOrderDecision, depositsKept, hasPromptActions, isTerminal, planRefundShift, planSettings, planShiftActions, type ShiftActionPlan } from "../../lib/shift/shift-actions"
+import { awaitsOrderDecision, depositsKept, hasPromptActions, isTerminal, planRefundShift, planSettings, planShiftActions, planWithoutShift, type ShiftActionPlan } from "../../lib/shift/shift-actions"
 import { nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
@@ -84,10 +84,15 @@ export const recordShiftObservationStep = createStep(
       // Nothing to read yet: the refund's shift is still to be made.
       return new StepResponse<RecordedShift>({ ...NOTHING_TO_DO(observation), plan: planRefundShift(row) })
     }
+    // An admin's Sync of a captured payment reads Medusa's side: a cancel that never reached the plugin (a lost
+    // event, one before this release) may have left captured money on a canceled order, which the sync refunds.
+    const checksOrder = source === "admin" && row.kind === "payment" && Boolean(row.captured_at) && !row.order_canceled_at
+    const orderCanceled = checksOrder && (await sessionPayment(container, row)).orderCanceled ? { order_canceled_at: now } : {}
     if (!shift) {
       const failures = observation.error ? row.sync_failures + 1 : 0
       await ledger.updateSwapShifts({
         id: row.id,
+        ...orderCanceled,
         last_synced_at: now,
         sync_failures: failures,
         last_error: observation.error ?? null,
@@ -97,7 +102,8 @@ export const recordShiftObservationStep = createStep(
           now
         ),
       })
-      return new StepResponse(NOTHING_TO_DO(observation, observation.error))
+      // Medusa refunds that money without the service: the refund waits for no read.
+      return new StepResponse({ ...NOTHING_TO_DO(observation, observation.error), plan: planWithoutShift({ ...row, ...orderCanceled }) })
     }
 
     if (row.kind === "refund" && row.status === "paid_manually") {
@@ -134,14 +140,10 @@ export const recordShiftObservationStep = createStep(
       row.kind === "payment" && row.payment_session_id
         ? (await goneSessions(container, [row.payment_session_id])).size > 0
         : false
-    // Read for an order placed on money that settled short (a full payment's capture finds a cancel itself), and
-    // at an admin's Sync of a captured payment: a cancel that never reached the plugin (a lost event, or one before
-    // this release) may have left captured money on a canceled order, which the sync then refunds.
+    // Read for an order placed on money that settled short (a full payment's capture finds a cancel itself).
     const awaitsOrder = awaitsOrderDecision(row, decision)
-    const checksOrder = source === "admin" && row.kind === "payment" && Boolean(row.captured_at) && !row.order_canceled_at
-    const medusaSide = awaitsOrder || checksOrder ? await sessionPayment(container, row) : undefined
-    const paymentCanceled = awaitsOrder && Boolean(medusaSide && (medusaSide.payment?.canceled_at || medusaSide.orderCanceled))
-    const orderCanceled = checksOrder && medusaSide?.orderCanceled ? { order_canceled_at: now } : {}
+    const medusaSide = awaitsOrder ? await sessionPayment(container, row) : undefined
+    const paymentCanceled = Boolean(medusaSide && (medusaSide.payment?.canceled_at || medusaSide.orderCanceled))
     const plan = planShiftActions(
       {
         ...row,

@@ -35,10 +35,8 @@ async function giveUpOrder(container: MedusaContainer, row: LedgerShift, actorId
   await markSessionGivenBack(container, row)
 
   const now = new Date()
-  const [authorize] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "authorize" })
-  const done = { state: "done" as const, done_at: now, next_attempt_at: null, outcome: "refund_instead" }
-  if (authorize) await ledger.updateSwapShiftActions({ id: authorize.id, ...done })
-  else await ledger.createSwapShiftActions({ swap_shift_id: row.id, kind: "authorize", ...done })
+  // Only a failed authorize marks a payment paid with no order: it stops for good.
+  await ledger.endOpenAuthorize(row.id, "refund_instead")
   await ledger.updateSwapShifts({
     id: row.id,
     paid_no_order_since: null,

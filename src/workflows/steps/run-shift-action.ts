@@ -38,7 +38,7 @@ export const runShiftActionStep = createStep(
       const result = await entry.run(container, row, recorded)
       if (result.ledger) await ledger.updateSwapShifts({ id: row.id, ...result.ledger })
       // Money recorded owed places no order: an authorize still retrying, or waiting for an admin, ends with it.
-      if (result.ledger?.refund_owed) await endOpenAuthorize(ledger, row.id, result.outcome ?? kind, now)
+      if (result.ledger?.refund_owed) await ledger.endOpenAuthorize(row.id, result.outcome ?? kind)
       await ledger.updateSwapShiftActions({
         id: action.id,
         state: "done",
@@ -90,8 +90,3 @@ export const runShiftActionStep = createStep(
     }
   }
 )
-
-async function endOpenAuthorize(ledger: CryptoSwapModuleService, ledgerId: string, outcome: string, now: Date) {
-  const [open] = await ledger.listSwapShiftActions({ swap_shift_id: ledgerId, kind: "authorize", state: ["pending", "attention"] })
-  if (open) await ledger.updateSwapShiftActions({ id: open.id, state: "done", done_at: now, next_attempt_at: null, outcome })
-}

@@ -1,6 +1,6 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { decideStatus, type StatusDecision, type StatusPolicy } from "../status-map"
-import { awaitsOrderDecision, depositsKept, hasActions, hasPromptActions, isTerminal, planShiftActions, type ShiftActionState } from "../shift-actions"
+import { awaitsOrderDecision, depositsKept, hasActions, hasPromptActions, isTerminal, planShiftActions, planWithoutShift, type ShiftActionState } from "../shift-actions"
 import { nextSyncAt, retryAt } from "../sync-cadence"
 import { freshPayment } from "./ledger-row-fixture"
 
@@ -216,6 +216,18 @@ describe("planShiftActions", () => {
     // Not captured: the capture records it owed instead.
     expect(plan({ authorized_at: new Date(), order_canceled_at: new Date() }, { status: "settled" }).refundCanceledCapture).toBe(false)
     expect(plan({ ...captured, order_canceled_at: new Date(), kind: "top_up" }, { status: "settled" }, false).refundCanceledCapture).toBe(false)
+  })
+
+  it("plans only the refund of money kept on a canceled order when the shift can't be read: Medusa refunds it without the service", () => {
+    const row: ShiftActionState = { ...fresh, authorized_at: new Date(), captured_at: new Date(), order_canceled_at: new Date() }
+    const withoutShift = planWithoutShift(row)!
+    expect(withoutShift.refundCanceledCapture).toBe(true)
+    expect(Object.entries(withoutShift).filter(([, value]) => value === true).map(([key]) => key)).toEqual(["refundCanceledCapture"])
+    expect(withoutShift.flags).toEqual({})
+    expect(planWithoutShift({ ...row, order_canceled_at: null })).toBeNull()
+    expect(planWithoutShift({ ...row, captured_at: null })).toBeNull()
+    expect(planWithoutShift({ ...row, flags: { canceled_order_refunded: true } })).toBeNull()
+    expect(planWithoutShift({ ...row, kind: "top_up" })).toBeNull()
   })
 
   it("never authorizes a deposit that lands after its order, placed before payment, was canceled: the capture records it owed", () => {
