@@ -13,9 +13,11 @@ import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/sto
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { waitFor } from "../helpers/wait-for"
+import { configureReconciliation } from "../helpers/reconcile-options"
 import { ledgerOf, ledgerRow, orderWithPayments, paidOrder, placedOnConfirmedDeposit, reconcile } from "../helpers/ledger"
 import BigNumber from "bignumber.js"
 import findUnheardOrderCancels from "../../src/jobs/find-unheard-order-cancels"
+import { syncShiftWorkflow } from "../../src/workflows/sync-shift"
 import findUnheardOrderCancelsAtUpgrade from "../../src/migration-scripts/crypto-swap-find-unheard-order-cancels"
 
 jest.setTimeout(240_000)
@@ -277,15 +279,45 @@ medusaIntegrationTestRunner({
       for (const path of ["/v2/shifts/*", "/v2/shifts"]) {
         await env.control.addFault({ method: "GET", path, status: 503, body: JSON.stringify({ error: { message: "Service unavailable" } }) })
       }
+      // A store's backoff (the test app's is 0 s), longer than the cadence of its open address: the failed read's retry is told apart.
+      const testApp = configureReconciliation(container, PROVIDERS.default, {})
+      const backoff = configureReconciliation(container, PROVIDERS.default, { inFlightSeconds: 600, maxBackoffSeconds: 3600, openAddressSeconds: 1 })
       try {
+        const before = Date.now()
         await api.post(`/admin/crypto-swap/shifts/${kept.id}/sync`, {}, admin)
         expect((await ledgerRow(container, { id: kept.id })).sync_failures).toBeGreaterThan(0)
         expect(await refundedTotal(container, payment.id)).toBe("49.99")
         const [done] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: kept.id, kind: "refund_canceled_capture" })
         expect(done).toMatchObject({ state: "done", last_error: null })
+        // The failed read is tried again at its backoff, whatever the refund did.
+        const nextRead = (await ledgerRow(container, { id: kept.id })).next_sync_at
+        expect(new Date(nextRead!).getTime()).toBeGreaterThanOrEqual(before + 2 * backoff.inFlightSeconds * 1000)
       } finally {
+        configureReconciliation(container, PROVIDERS.default, testApp)
         await env.control.clearFaults()
       }
+    })
+
+    it("refunds an unheard cancel's kept money marked while a sync of the payment was under way, which planned without it", async () => {
+      const container = getContainer()
+      const { payment, kept } = await captureKeptByUnheardCancel(container)
+      const ledger = ledgerOf(container)
+      const update = ledger.updateSwapShifts.bind(ledger) as (data: Record<string, unknown>) => Promise<unknown>
+      // The mark (the cancel's subscriber, the job looking for unheard cancels: neither takes the shift's lock)
+      // lands as the sync records what it planned.
+      const mark = jest.spyOn(ledger, "updateSwapShifts").mockImplementationOnce((async (data: Record<string, unknown>) => {
+        const written = await update(data)
+        await update({ id: kept.id, order_canceled_at: new Date(), next_sync_at: new Date() })
+        return written
+      }) as never)
+      try {
+        await syncShiftWorkflow(container).run({ input: { ledger_id: kept.id, source: "poll" } })
+      } finally {
+        mark.mockRestore()
+      }
+      expect(await refundedTotal(container, payment.id)).toBe("0")
+      await reconcile(container)
+      expect(await refundedTotal(container, payment.id)).toBe("49.99")
     })
 
     it("finds within the hour, with nobody pressing Sync, what a capture racing an unheard cancel kept, and refunds it once; older payments once at the upgrade", async () => {
@@ -293,7 +325,6 @@ medusaIntegrationTestRunner({
       const { payment, kept } = await captureKeptByUnheardCancel(container)
       await findUnheardOrderCancels(container)
       expect((await ledgerRow(container, { id: kept.id })).order_canceled_at).not.toBeNull()
-      await reconcile(container)
       expect(await refundedTotal(container, payment.id)).toBe("49.99")
       await findUnheardOrderCancels(container)
       await reconcile(container)

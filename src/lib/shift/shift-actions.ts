@@ -118,6 +118,7 @@ export function hasActions(plan: ShiftActionPlan): boolean {
   return hasPromptActions(plan) || plan.cancelAbandoned || plan.refundCanceledCapture
 }
 
+/** A plan that calls for nothing, which plans made without the service's word start from. */
 const NO_ACTIONS: Omit<ShiftActionPlan, "flags" | "events"> = {
   authorize: false,
   capture: false,
@@ -138,7 +139,7 @@ export function planRefundShift(row: { status: string; refund_address: string | 
 }
 
 /** Money a capture kept on a canceled order and not yet refunded through Medusa (see `refundCanceledCapture`). */
-export function keepsCanceledOrdersMoney(row: Pick<ShiftActionState, "kind" | "captured_at" | "order_canceled_at" | "flags">): boolean {
+function keepsCanceledOrdersMoney(row: Pick<ShiftActionState, "kind" | "captured_at" | "order_canceled_at" | "flags">): boolean {
   return row.kind === "payment" && Boolean(row.captured_at && row.order_canceled_at) && !row.flags?.canceled_order_refunded
 }
 

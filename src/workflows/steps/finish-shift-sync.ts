@@ -3,13 +3,14 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
 import { rowSyncAt } from "../../lib/shift/sync-cadence"
+import { planWithoutShift } from "../../lib/shift/shift-actions"
 import { SHIFT_ACTIONS } from "../actions"
 import type { RecordedShift } from "./record-shift-observation"
 import type { ShiftActionOutcome } from "./run-shift-action"
 
 /**
- * Schedules the shift's next read: at its status's cadence, sooner when a pending action's retry is
- * due first, at once when an action changed the shift at the service. A terminal shift with nothing
+ * Schedules the shift's next read: at its status's cadence (after a failed read, its backoff), sooner when a
+ * pending action's retry is due first, at once when an action changed the shift at the service. A terminal shift with nothing
  * pending (actions done or waiting for an admin) is not read again, unless an underpayment's wait ends later.
  */
 export const finishShiftSyncStep = createStep(
@@ -29,10 +30,14 @@ export const finishShiftSyncStep = createStep(
       ? await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: planned, state: "pending" })
       : []
     const candidates = [
-      rowSyncAt(row, options, now),
+      // A read that failed keeps the backoff its record set: the shift is read again then, whatever the actions did.
+      recorded.error ? row.next_sync_at && new Date(row.next_sync_at) : rowSyncAt(row, options, now),
       ...pending.map((action) => (action.next_attempt_at ? new Date(action.next_attempt_at) : now)),
       ...(input.outcomes.some((outcome) => outcome?.reread) ? [now] : []),
-    ].filter((at): at is Date => at !== null)
+      // Marked meanwhile by a process that takes no lock (the cancel's subscriber, the job looking for unheard
+      // cancels): what the row calls for now, this sync did not plan.
+      ...(planWithoutShift(row)?.refundCanceledCapture && !recorded.plan.refundCanceledCapture ? [now] : []),
+    ].filter((at): at is Date => Boolean(at))
     const next = candidates.length ? new Date(Math.min(...candidates.map((at) => at.getTime()))) : null
     await ledger.updateSwapShifts({ id: row.id, next_sync_at: next })
     return new StepResponse(next)
