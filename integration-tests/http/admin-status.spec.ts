@@ -34,15 +34,21 @@ async function seedLedger(container: MedusaContainer) {
     ...settled.slice(30, 40).map((row) => ({ swap_shift_id: row.id, kind: "capture" as const, state: "pending" as const, attempts: 1 })),
   ])
   const deposit = { status: "settled", terminal: true, deposit_amount: "0.0003" }
-  const [switched, short, refunding, , unplaced] = await ledger.createSwapShifts([
+  const [switched, short, refunding, owed, unplaced] = await ledger.createSwapShifts([
     { ...base, ...deposit, shift_id: "switched", flags: { paid_without_session: true } },
     { ...base, ...deposit, shift_id: "short", flags: { underpaid: "8.5", underpaid_held: true } },
     { ...base, ...deposit, shift_id: "refunding", flags: { underpaid: "7" } },
     { ...base, ...deposit, shift_id: "owed", order_id: "order_y", refund_owed: "9.9", settle_coin: "USDC", settle_network: "ethereum" },
     { ...base, ...deposit, shift_id: "unplaced", cart_id: "cart_z", paid_no_order_since: HOURS_AGO(1) },
     { ...base, kind: "refund", status: "address_needed", shift_id: null, refund_id: "held_other", order_id: "order_y" },
+    // Owed, and already being refunded (Refund via shift): listed among the refunds to fund, not as owed.
+    { ...base, ...deposit, shift_id: "owed-refunding", order_id: "order_w", refund_owed: "4", flags: { held_refund: "held_owed-refunding" } },
   ])
-  await ledger.createSwapShifts([{ ...base, kind: "refund", status: "creating", terminal: false, refund_id: `held_${refunding.id}` }])
+  await ledger.createSwapShifts([
+    { ...base, kind: "refund", status: "creating", terminal: false, refund_id: `held_${refunding.id}` },
+    // Two top-ups credited to the owed payment before its order was canceled: owed back with it.
+    ...["3.5", "1.25"].map((credited, i) => ({ ...base, ...deposit, kind: "top_up" as const, shift_id: `owed-top-up-${i}`, top_up_of: owed.id, flags: { credited_amount: credited } })),
+  ])
   await ledger.createSwapShiftActions([{ swap_shift_id: unplaced.id, kind: "authorize", state: "pending", attempts: 2, last_error: "sold out" }])
   return { switched, short, unplaced }
 }
@@ -87,7 +93,7 @@ medusaIntegrationTestRunner({
       // The money lists: the underpaid deposit already being refunded is not listed again.
       expect(data.paid_without_session).toEqual([expect.objectContaining({ id: switched.id, deposit_amount: "0.0003", deposit_coin: "BTC" })])
       expect(data.underpaid).toEqual([expect.objectContaining({ id: short.id, underpaid: "8.5", held: true, amount_due: "10" })])
-      expect(data.refund_owed).toEqual([expect.objectContaining({ refund_owed: "9.9", settle_coin: "USDC", order_id: "order_y" })])
+      expect(data.refund_owed).toEqual([expect.objectContaining({ refund_owed: "9.9", owed_total: "14.65", settle_coin: "USDC", order_id: "order_y" })])
       expect(data.refunds.map((refund: { status: string }) => refund.status).sort()).toEqual(["address_needed", "creating"])
       expect(data.paid_no_order).toEqual([expect.objectContaining({ id: unplaced.id, cart_id: "cart_z", attempts: 2, last_error: "sold out", next_attempt_at: null })])
     })

@@ -242,6 +242,8 @@ export type RefundOwed = {
   order_id: string | null
   cart_id: string | null
   refund_owed: string
+  /** With the top-ups credited to it, which go back with it. */
+  owed_total: string
   settle_coin: string | null
   settle_network: string | null
   refund_address: string | null

@@ -116,7 +116,16 @@ export async function moneyToResolve(knex: Knex) {
     shifts(knex)
       .where("s.kind", "payment")
       .whereNotNull("s.refund_owed")
-      .select("s.id", "s.status", "s.order_id", "s.cart_id", "s.refund_owed", "s.settle_coin", "s.settle_network", "s.refund_address")
+      // Being refunded already ("Refund via shift"): among the refunds to fund from then on.
+      .whereRaw(`not ${flagSet("held_refund")}`)
+      .select(
+        "s.id", "s.status", "s.order_id", "s.cart_id", "s.refund_owed", "s.settle_coin", "s.settle_network", "s.refund_address",
+        // What goes back with it: the top-ups credited to it before its order was canceled, each at what it counted.
+        knex.raw(
+          `(s.refund_owed::numeric + coalesce((select sum((t.flags->>'credited_amount')::numeric) from crypto_swap_shift t
+             where t.top_up_of = s.id and t.kind = 'top_up' and t.deleted_at is null), 0))::text as owed_total`
+        )
+      )
       .orderBy("s.id")
       .limit(RARE_ROWS_CAP),
     shifts(knex)

@@ -215,7 +215,7 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
         testId="crypto-swap-refund-owed"
         shifts={status.refund_owed ?? []}
         columns={[
-          { header: "Owed", cell: (shift) => coinAmountOn(shift.refund_owed, shift.settle_coin, shift.settle_network) },
+          { header: "Owed (with its top-ups)", cell: (shift) => coinAmountOn(shift.owed_total, shift.settle_coin, shift.settle_network) },
           { header: "Order", cell: (shift) => shift.order_id ?? "-", mono: true },
           { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
           { header: "", cell: (shift) => <ShiftButtons ledgerId={shift.id} refundHeld /> },
