@@ -232,6 +232,30 @@ medusaIntegrationTestRunner({
       }
     })
 
+    it("never pays back twice the part of a settled payment an admin captured by hand before its order was canceled", async () => {
+      const container = getContainer()
+      const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      // Before the job's capture, an admin captures part of it; then the order is canceled, and Medusa refunds that part.
+      const [payment] = placed.payments
+      expect((await api.post(`/admin/payments/${payment.id}/capture`, { amount: 20 }, admin)).status).toBe(200)
+      await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
+      expect(await refundedTotal(container, payment.id)).toBe("20")
+      await reconcile(container)
+
+      // What settled beyond that part is the merchant's to sort out by hand (its worth in the settle coin is not the
+      // plugin's to guess): never recorded owed in full, so no refund via shift pays the captured part again.
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row.refund_owed).toBeNull()
+      const [capture] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "capture" })
+      expect(capture).toMatchObject({ state: "pending", last_error: expect.stringContaining("captured by hand") })
+      const refused = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, { address: BTC_REFUND }, admin))
+      expect(refused).toMatchObject({ status: 400, data: { message: expect.stringContaining("Medusa captured") } })
+      await reconcile(container)
+      expect(await refundedTotal(container, payment.id)).toBe("20")
+      expect((await refundRows(container, payment.id)).map((entry) => entry.amount_due)).toEqual(["20"])
+    })
+
     /**
      * A capture racing the order's cancel keeps the money, and the cancel never reaches the plugin (the process
      * stopped before its subscriber ran, the subscriber failed, or the order was canceled before this release):

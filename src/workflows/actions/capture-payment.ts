@@ -1,5 +1,5 @@
 import type { ShiftAction } from "./shift-action"
-import { sessionPayment } from "./session-payment"
+import { capturedAny, sessionPayment } from "./session-payment"
 import { processSyncedPayment } from "./process-payment"
 import { Modules } from "@medusajs/framework/utils"
 import { markSessionGivenBack, mirrorCredit } from "../steps/payment-credit"
@@ -13,6 +13,14 @@ import { refundCanceledCaptures } from "../refund-canceled-captures"
 export const capturePayment: ShiftAction = async (container, row, recorded) => {
   const before = await sessionPayment(container, row)
   const canceled = Boolean(before.payment?.canceled_at || before.orderCanceled || row.order_canceled_at || row.flags?.refund_instead)
+  if (canceled && !before.payment?.captured_at && capturedAny(before.payment)) {
+    // Medusa refunds the part it holds, from the order; recorded owed in full, that part would be paid back twice,
+    // and what the rest is worth in the settle coin is the merchant's call. Retried, then waits for an admin.
+    throw new Error(
+      `Part of payment ${before.payment!.id} was captured by hand before it was given back: Medusa refunds that part from the order; ` +
+        "pay the shopper back the rest of what settled by other means"
+    )
+  }
   if (canceled && !before.payment?.captured_at) {
     // Owed back, it pays nothing any more, not even through Medusa's own payment webhook route: a payment Medusa
     // left open (its order canceled) is canceled, a session without one refuses to be authorized.

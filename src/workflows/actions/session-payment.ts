@@ -2,6 +2,12 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { LedgerShift } from "./shift-action"
 
+/** `captured_at` is set once a payment is captured in full; `captures` says whether any of it was. */
+type MedusaPayment = { id: string; captured_at: Date | string | null; canceled_at: Date | string | null; captures?: Array<{ id: string }> | null }
+
+/** Medusa holds some of the payment's money: captured in full, or in part (an admin's capture of an amount). */
+export const capturedAny = (payment: MedusaPayment | null) => Boolean(payment?.captured_at || payment?.captures?.length)
+
 /**
  * Medusa's side of a payment shift: its session's payment and the cart's order, as they are now, and
  * whether that order was canceled (Medusa may leave the payment of a canceled order uncanceled).
@@ -12,7 +18,7 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
     data: [session],
   } = await query.graph({
     entity: "payment_session",
-    fields: ["id", "payment.id", "payment.captured_at", "payment.canceled_at", "payment.refunds.id"],
+    fields: ["id", "payment.id", "payment.captured_at", "payment.canceled_at", "payment.captures.id", "payment.refunds.id"],
     filters: { id: row.payment_session_id! },
   })
   let orderId = row.order_id
@@ -27,7 +33,7 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
   } = orderId ? await query.graph({ entity: "order", fields: ["id", "status", "canceled_at"], filters: { id: orderId } }) : { data: [] }
   const payment = session?.payment ?? null
   return {
-    payment: payment as { id: string; captured_at: Date | string | null; canceled_at: Date | string | null } | null,
+    payment: payment as MedusaPayment | null,
     /** Medusa refunded the payment itself (its own webhook route captures a paid checkout, then refunds it when the cart can't be completed). */
     refundedByMedusa: (payment?.refunds?.length ?? 0) > 0,
     orderId,
@@ -43,8 +49,8 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
  * paid checkout and refund it when the cart can't be completed): given back by the ledger too, it would be
  * paid back twice.
  */
-export function refuseIfCapturedByMedusa(payment: { id: string; captured_at: Date | string | null } | null): void {
-  if (payment?.captured_at) {
+export function refuseIfCapturedByMedusa(payment: MedusaPayment | null): void {
+  if (payment && capturedAny(payment)) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       `Medusa captured this payment (${payment.id}) although no order keeps it: refund it from Medusa's payment (its refunds become refund shifts), never here as well.`
