@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { findUnheardOrderCancelsWorkflow } from "../workflows/find-unheard-order-cancels"
-import { syncShiftWorkflow } from "../workflows/sync-shift"
+import { syncShiftFailure } from "../workflows/sync-shift"
 
 /**
  * A capture kept money only by racing the cancel, so both happened within moments of each other: payments
@@ -19,8 +19,7 @@ export default async function findUnheardOrderCancels(container: MedusaContainer
     input: { captured_since: new Date(Date.now() - LOOK_BACK_MS).toISOString() },
   })
   for (const ledgerId of marked) {
-    const { result, errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: ledgerId, source: "poll" }, throwOnError: false })
-    const failure = errors?.[0]?.error?.message ?? result?.recorded?.error
+    const failure = await syncShiftFailure(container, ledgerId, "poll")
     // Due now: the next tick tries again.
     if (failure) container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: payment ${ledgerId} of a canceled order not synced yet: ${failure}`)
   }

@@ -2,7 +2,7 @@ import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys, OrderWorkflowEvents, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../modules/crypto-swap"
 import { markSessionGivenBack } from "../workflows/steps/payment-credit"
-import { syncShiftWorkflow } from "../workflows/sync-shift"
+import { syncShiftFailure } from "../workflows/sync-shift"
 
 /**
  * An order canceled: each of its crypto payments' rows records the cancel and its shift is synced now. Money
@@ -41,9 +41,7 @@ export default async function cryptoSwapOrderCanceledHandler({ event, container 
           () => null,
           (error: Error) => `its session could not be marked given back: ${error.message}`
         )
-    const { result, errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "admin" }, throwOnError: false })
-    // A failed read ends the sync without an error of the workflow's: said too, it left the same gap.
-    const failure = marked ?? errors?.[0]?.error?.message ?? result?.recorded?.error
+    const failure = marked ?? (await syncShiftFailure(container, row.id, "admin"))
     if (failure) {
       container
         .resolve(ContainerRegistrationKeys.LOGGER)

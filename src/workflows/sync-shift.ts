@@ -1,3 +1,4 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { acquireLockStep, releaseLockStep } from "@medusajs/core-flows"
 import { observeShiftStep } from "./steps/observe-shift"
@@ -57,3 +58,12 @@ export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: Syn
   releaseLockStep({ key: lockKey })
   return new WorkflowResponse({ recorded, outcomes, next_sync_at })
 })
+
+/**
+ * Syncs one shift and says why it fell short, if it did: the workflow's error, or a failed read (which ends the
+ * sync without an error of the workflow's, yet leaves the same gap).
+ */
+export async function syncShiftFailure(container: MedusaContainer, ledgerId: string, source: SyncSource): Promise<string | undefined> {
+  const { result, errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: ledgerId, source }, throwOnError: false })
+  return errors?.[0]?.error?.message ?? result?.recorded?.error
+}

@@ -36,7 +36,7 @@ export const finishShiftSyncStep = createStep(
       ...(input.outcomes.some((outcome) => outcome?.reread) ? [now] : []),
       // Marked meanwhile by a process that takes no lock (the cancel's subscriber, the job looking for unheard
       // cancels): what the row calls for now, this sync did not plan.
-      ...(planWithoutShift(row)?.refundCanceledCapture && !recorded.plan.refundCanceledCapture ? [now] : []),
+      ...(planWithoutShift(row) && !recorded.plan.refundCanceledCapture ? [now] : []),
     ].filter((at): at is Date => Boolean(at))
     const next = candidates.length ? new Date(Math.min(...candidates.map((at) => at.getTime()))) : null
     await ledger.updateSwapShifts({ id: row.id, next_sync_at: next })
