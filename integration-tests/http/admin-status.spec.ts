@@ -15,8 +15,9 @@ const HOURS_AGO = (hours: number) => new Date(Date.now() - hours * 3_600_000)
 /**
  * More of each kind of row than a page holds: 120 quiet waiting shifts, 25 waiting two hours past their
  * deadline and 5 that keep failing to sync (30 stuck), 200 settled, 30 actions that stopped retrying (and
- * 10 still retrying), and one of each money list: paid after switching coins, underpaid (and one underpaid
- * already being refunded), owed back, an open refund, paid with no order.
+ * 10 still retrying), and one of each money list: paid after switching coins, underpaid, owed back (and
+ * one of each of these three already being refunded; one owed whose refund a crash left unrecorded), an open
+ * refund, paid with no order.
  */
 async function seedLedger(container: MedusaContainer) {
   const ledger = ledgerOf(container)
@@ -34,7 +35,7 @@ async function seedLedger(container: MedusaContainer) {
     ...settled.slice(30, 40).map((row) => ({ swap_shift_id: row.id, kind: "capture" as const, state: "pending" as const, attempts: 1 })),
   ])
   const deposit = { status: "settled", terminal: true, deposit_amount: "0.0003" }
-  const [switched, short, refunding, owed, unplaced] = await ledger.createSwapShifts([
+  const [switched, short, refunding, owed, unplaced, , owedRefunding, switchedRefunding] = await ledger.createSwapShifts([
     { ...base, ...deposit, shift_id: "switched", flags: { paid_without_session: true } },
     { ...base, ...deposit, shift_id: "short", flags: { underpaid: "8.5", underpaid_held: true } },
     { ...base, ...deposit, shift_id: "refunding", flags: { underpaid: "7" } },
@@ -42,13 +43,22 @@ async function seedLedger(container: MedusaContainer) {
     { ...base, ...deposit, shift_id: "unplaced", cart_id: "cart_z", paid_no_order_since: HOURS_AGO(1) },
     { ...base, kind: "refund", status: "address_needed", shift_id: null, refund_id: "held_other", order_id: "order_y" },
     // Owed, and already being refunded (Refund via shift): listed among the refunds to fund, not as owed.
-    { ...base, ...deposit, shift_id: "owed-refunding", order_id: "order_w", refund_owed: "4", flags: { held_refund: "held_owed-refunding" } },
+    { ...base, ...deposit, shift_id: "owed-refunding", order_id: "order_w", refund_owed: "4" },
+    { ...base, ...deposit, shift_id: "switched-refunding", flags: { paid_without_session: true } },
+    // Marked for its refund, which a crash kept from being recorded: still owed, for the merchant to ask again.
+    { ...base, ...deposit, shift_id: "owed-crashed", order_id: "order_v", refund_owed: "2.5", flags: { held_refund: "held_x", held_amount: "2.5" } },
   ])
+  await ledger.updateSwapShifts([owedRefunding, switchedRefunding].map((row) => ({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: `held_${row.id}` } })))
   await ledger.createSwapShifts([
-    { ...base, kind: "refund", status: "creating", terminal: false, refund_id: `held_${refunding.id}` },
-    // Two top-ups credited to the owed payment before its order was canceled: owed back with it.
-    ...["3.5", "1.25"].map((credited, i) => ({ ...base, ...deposit, kind: "top_up" as const, shift_id: `owed-top-up-${i}`, top_up_of: owed.id, flags: { credited_amount: credited } })),
+    ...[refunding, owedRefunding, switchedRefunding].map((row) => ({ ...base, kind: "refund" as const, status: "creating", terminal: false, refund_id: `held_${row.id}` })),
+    // Two top-ups credited to the owed payment before its order was canceled, and one settled whose credit
+    // had not run yet: owed back with it, as Refund via shift gives them back.
+    ...["3.5", "1.25"].map((credited, i) => ({ ...base, ...deposit, kind: "top_up" as const, shift_id: `owed-top-up-${i}`, top_up_of: owed.id, settle_amount: "9", settle_coin: "USDC", settle_network: "ethereum", flags: { credited_amount: credited } })),
+    { ...base, ...deposit, kind: "top_up" as const, shift_id: "owed-top-up-uncredited", top_up_of: owed.id, type: "fixed", settle_amount: "0.75", settle_coin: "USDC", settle_network: "ethereum" },
   ])
+  // A top-up given back on its own already (a deposit sent again to its address): among the refunds, not owed.
+  const [apart] = await ledger.createSwapShifts([{ ...base, ...deposit, kind: "top_up" as const, shift_id: "owed-top-up-apart", top_up_of: owed.id, settle_amount: "2", flags: { credited_amount: "2" } }])
+  await ledger.createSwapShifts([{ ...base, kind: "refund" as const, status: "creating", terminal: false, refund_id: `held_${apart.id}` }])
   await ledger.createSwapShiftActions([{ swap_shift_id: unplaced.id, kind: "authorize", state: "pending", attempts: 2, last_error: "sold out" }])
   return { switched, short, unplaced }
 }
@@ -66,8 +76,8 @@ medusaIntegrationTestRunner({
       const listRuns = jest.spyOn(ledger, "listSwapReconciliationRuns")
 
       const { data } = await api.get("/admin/crypto-swap/status", admin)
-      // Two open refunds (address_needed, creating) besides the 150 open payments.
-      expect(data.open_shifts).toEqual({ total: 152, by_status: { waiting: 145, processing: 5, address_needed: 1, creating: 1 } })
+      // Five open refunds (address_needed, and four creating) besides the 150 open payments.
+      expect(data.open_shifts).toEqual({ total: 155, by_status: { waiting: 145, processing: 5, address_needed: 1, creating: 4 } })
       expect(data.stuck_shifts).toHaveLength(20)
       expect(data.pages).toEqual({ stuck_shifts: { count: 30, limit: 20, offset: 0 }, attention: { count: 30, limit: 20, offset: 0 } })
       expect(data.attention).toHaveLength(20)
@@ -93,8 +103,14 @@ medusaIntegrationTestRunner({
       // The money lists: the underpaid deposit already being refunded is not listed again.
       expect(data.paid_without_session).toEqual([expect.objectContaining({ id: switched.id, deposit_amount: "0.0003", deposit_coin: "BTC" })])
       expect(data.underpaid).toEqual([expect.objectContaining({ id: short.id, underpaid: "8.5", held: true, amount_due: "10" })])
-      expect(data.refund_owed).toEqual([expect.objectContaining({ refund_owed: "9.9", owed_total: "14.65", settle_coin: "USDC", order_id: "order_y" })])
-      expect(data.refunds.map((refund: { status: string }) => refund.status).sort()).toEqual(["address_needed", "creating"])
+      expect(data.refund_owed).toHaveLength(2)
+      expect(data.refund_owed).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ refund_owed: "9.9", owed_total: "15.4", settle_coin: "USDC", order_id: "order_y" }),
+          expect.objectContaining({ refund_owed: "2.5", owed_total: "2.5", order_id: "order_v" }),
+        ])
+      )
+      expect(data.refunds.map((refund: { status: string }) => refund.status).sort()).toEqual(["address_needed", "creating", "creating", "creating", "creating"])
       expect(data.paid_no_order).toEqual([expect.objectContaining({ id: unplaced.id, cart_id: "cart_z", attempts: 2, last_error: "sold out", next_attempt_at: null })])
     })
 

@@ -3,6 +3,7 @@ import { decideStatus, statusPolicy, type ShiftLike, type StatusDecision } from 
 import type { Shift } from "../swap-service"
 import { isTerminal } from "./shift-actions"
 import { paidFigures, refundShortfall } from "./refund-quote"
+import { creditedAmount } from "./underpayment"
 
 const toDate = (value: string | null | undefined) => (value ? new Date(value) : null)
 
@@ -103,4 +104,12 @@ export function decideLedgerRow(
     row,
     options
   )
+}
+
+/**
+ * What a top-up brings its payment: what it counted once credited (a deposit to its address since is apart,
+ * refunded on its own), else what it settled. Counted toward the payment, and given back with it.
+ */
+export function topUpAmount(topUp: Parameters<typeof decideLedgerRow>[0], options: CryptoSwapOptions): string | null {
+  return creditedAmount(topUp) ?? decideLedgerRow(topUp, options).settledAmount ?? null
 }

@@ -1,6 +1,6 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
-import { OPEN_REFUND_STATUSES } from "../../lib/shift/refund-ids"
+import { heldRefundId, OPEN_REFUND_STATUSES } from "../../lib/shift/refund-ids"
 import type { AttentionReason, LedgerMovement } from "../../lib/accounting-export"
 
 /** What the payments page and the export narrow the ledger to; every field optional. */
@@ -28,6 +28,13 @@ export const hasFlag = (name: string) => `s.flags \\? '${name}'`
 export const flagSet = (name: string) => `(s.flags->>'${name}' is not null and s.flags->>'${name}' <> 'false')`
 const list = (values: Iterable<string>) => [...values].map((value) => `'${value}'`).join(", ")
 
+/**
+ * A payment whose held money's refund is recorded ("Refund via shift"): among the refunds from then on. Read
+ * from the refund row (its unique refund id), not from the `held_refund` mark, set first: a crash between the
+ * two would leave the money in neither list, when asking again finishes it.
+ */
+export const HELD_REFUND_RECORDED_SQL = `exists (select 1 from crypto_swap_shift r where r.refund_id = '${heldRefundId("")}' || s.id and r.deleted_at is null)`
+
 /** A refund that reached the shopper (as refundReachedShopper judges it). */
 const REFUNDED_SQL = `s.kind = 'refund' and (s.status = 'paid_manually' or ${flagSet("refunded")})`
 /** A refund whose variable-rate shift paid the shopper less than owed. */
@@ -51,10 +58,10 @@ const REFUND_OPEN_SQL = `((${REFUND_TO_FUND_SQL}) or (${REFUND_SHORT_SQL}))`
 const ATTENTION_SQL = `case
   when exists (select 1 from crypto_swap_shift_action a where a.swap_shift_id = s.id and a.state = 'attention' and a.deleted_at is null) then 'action_stopped'
   when s.kind = 'payment' and s.paid_no_order_since is not null then 'paid_no_order'
-  when s.kind = 'payment' and not ${flagSet("held_refund")} and ${flagSet("paid_without_session")} and s.order_id is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) then 'paid_without_session'
-  when s.kind = 'payment' and not ${flagSet("held_refund")} and ${flagSet("underpaid_held")} and not ${flagSet("accepted_short")} and s.refund_owed is null then 'underpaid_held'
+  when s.kind = 'payment' and ${flagSet("paid_without_session")} and s.order_id is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and not ${HELD_REFUND_RECORDED_SQL} then 'paid_without_session'
+  when s.kind = 'payment' and ${flagSet("underpaid_held")} and not ${flagSet("accepted_short")} and s.refund_owed is null and not ${HELD_REFUND_RECORDED_SQL} then 'underpaid_held'
   when s.kind = 'payment' and s.authorized_at is not null and s.captured_at is null and s.canceled_at is null and s.refund_owed is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and ${flagSet("underpaid")} and not ${flagSet("accepted_short")} then 'short_after_order'
-  when s.kind = 'payment' and not ${flagSet("held_refund")} and s.refund_owed is not null then 'refund_owed'
+  when s.kind = 'payment' and s.refund_owed is not null and not ${HELD_REFUND_RECORDED_SQL} then 'refund_owed'
   when s.kind = 'refund' and s.status = 'address_needed' then 'refund_address_needed'
   when s.kind = 'refund' and s.status = 'expired' then 'refund_expired'
   when s.kind = 'refund' and (s.status in ('refund', 'refunding', 'refunded') or (s.status = 'multiple' and s.flags->>'sent_back' = 'refunded')) then 'refund_sent_back'

@@ -1,7 +1,9 @@
 import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
-import { heldRefundId } from "../../lib/shift/refund-ids"
-import { flagSet, hasFlag, REFUND_SHORT_SQL, REFUND_TO_FUND_SQL } from "./payments-query"
+import type { CryptoSwapOptions } from "../../lib/options"
+import { topUpAmount } from "../../lib/shift/ledger-fields"
+import { addDecimals } from "../../lib/money"
+import { flagSet, hasFlag, HELD_REFUND_RECORDED_SQL, REFUND_SHORT_SQL, REFUND_TO_FUND_SQL } from "./payments-query"
 
 /**
  * What the settings page shows, read in SQL: counts and the rows that need the merchant, never the
@@ -78,7 +80,7 @@ export async function attentionActions(knex: Knex, page: Page) {
 }
 
 /**
- * Deposits no order holds: paid into the shift of a replaced session (`paid_without_session`), and variable
+ * Deposits no order holds and not being refunded: paid into the shift of a replaced session (`paid_without_session`), and variable
  * deposits short of the amount due that are not being refunded yet (`underpaid`; `held` once the wait for a
  * top-up ran out and it waits for the merchant to accept it as paid or refund it). `underpaid` also lists
  * an order placed on a deposit that then settled short (with its `order_id`): never captured on its own.
@@ -92,42 +94,57 @@ export async function orderlessDeposits(knex: Knex) {
       .orderBy("s.id")
       .limit(RARE_ROWS_CAP)
   const [paidWithoutSession, underpaid] = await Promise.all([
-    deposits().whereNull("s.order_id").whereRaw(`${hasFlag("paid_without_session")} and ${flagSet("paid_without_session")}`),
+    deposits().whereNull("s.order_id").whereRaw(`${hasFlag("paid_without_session")} and ${flagSet("paid_without_session")} and not ${HELD_REFUND_RECORDED_SQL}`),
     deposits()
       .whereNull("s.captured_at")
       .whereNull("s.canceled_at")
       .whereNull("s.refund_owed")
       .select("s.order_id", "s.amount_due", "s.currency_code", "s.credit", knex.raw("s.flags->>'underpaid' as underpaid"), knex.raw(`${flagSet("underpaid_held")} as held`))
       .whereRaw(`${hasFlag("underpaid")} and ${flagSet("underpaid")} and not ${flagSet("paid_without_session")} and not ${flagSet("accepted_short")}`)
-      .whereNotExists((refund) =>
-        refund
-          .from({ r: "crypto_swap_shift" })
-          .whereNull("r.deleted_at")
-          // The refund row of held money has a refund id made from the payment's ledger id.
-          .whereRaw("r.refund_id = ? || s.id", [heldRefundId("")])
-      ),
+      .whereRaw(`not ${HELD_REFUND_RECORDED_SQL}`),
   ])
   return { paid_without_session: paidWithoutSession, underpaid }
 }
 
+/**
+ * Payments owed back after their order was canceled, not being refunded yet, each with `owed_total`: what
+ * "Refund via shift" gives back, its top-ups with it (as refundHeldMoney counts them), in the payment's
+ * settle coin. A top-up settled in another coin (the settlement changed in between) is refunded in its own.
+ */
+async function owedBack(knex: Knex, optionsOf: (providerId: string) => CryptoSwapOptions) {
+  const owed: Array<{ id: string; refund_owed: string; settle_coin: string | null; settle_network: string | null }> = await shifts(knex)
+    .where("s.kind", "payment")
+    .whereNotNull("s.refund_owed")
+    .whereRaw(`not ${HELD_REFUND_RECORDED_SQL}`)
+    .select("s.id", "s.status", "s.order_id", "s.cart_id", "s.refund_owed", "s.settle_coin", "s.settle_network", "s.refund_address")
+    .orderBy("s.id")
+    .limit(RARE_ROWS_CAP)
+  const topUps: Array<Parameters<typeof topUpAmount>[0] & { top_up_of: string; provider_id: string; settle_coin: string | null; settle_network: string | null }> =
+    owed.length
+      ? await shifts(knex)
+          .where("s.kind", "top_up")
+          .whereIn("s.top_up_of", owed.map((row) => row.id))
+          // One refunded on its own already (refund_excess) is among the refunds.
+          .whereRaw(`not ${HELD_REFUND_RECORDED_SQL}`)
+          .select(
+            ...["top_up_of", "provider_id", "kind", "status", "type", "amount_due", "credit", "settle_amount", "deposit_amount", "rate", "deposits", "flags", "settle_coin", "settle_network"].map(
+              (column) => `s.${column}`
+            )
+          )
+      : []
+  return owed.map((row) => {
+    const amounts = topUps
+      .filter((topUp) => topUp.top_up_of === row.id && topUp.settle_coin === row.settle_coin && topUp.settle_network === row.settle_network)
+      .map((topUp) => topUpAmount(topUp, optionsOf(topUp.provider_id)))
+      .filter((amount): amount is string => Boolean(amount))
+    return { ...row, owed_total: addDecimals(row.refund_owed, ...amounts) }
+  })
+}
+
 /** Money owed back after a canceled order, refunds still to reach the shopper, and confirmed deposits no order holds. */
-export async function moneyToResolve(knex: Knex) {
+export async function moneyToResolve(knex: Knex, optionsOf: (providerId: string) => CryptoSwapOptions) {
   const [refundOwed, refunds, paidNoOrder] = await Promise.all([
-    shifts(knex)
-      .where("s.kind", "payment")
-      .whereNotNull("s.refund_owed")
-      // Being refunded already ("Refund via shift"): among the refunds to fund from then on.
-      .whereRaw(`not ${flagSet("held_refund")}`)
-      .select(
-        "s.id", "s.status", "s.order_id", "s.cart_id", "s.refund_owed", "s.settle_coin", "s.settle_network", "s.refund_address",
-        // What goes back with it: the top-ups credited to it before its order was canceled, each at what it counted.
-        knex.raw(
-          `(s.refund_owed::numeric + coalesce((select sum((t.flags->>'credited_amount')::numeric) from crypto_swap_shift t
-             where t.top_up_of = s.id and t.kind = 'top_up' and t.deleted_at is null), 0))::text as owed_total`
-        )
-      )
-      .orderBy("s.id")
-      .limit(RARE_ROWS_CAP),
+    owedBack(knex, optionsOf),
     shifts(knex)
       // A refund paid short is found from the flags' GIN index.
       .whereRaw(`((${REFUND_TO_FUND_SQL}) or (${hasFlag("refund_short")} and ${REFUND_SHORT_SQL}))`)

@@ -3,7 +3,7 @@ import type { MedusaContainer, UpdatePaymentDTO } from "@medusajs/framework/type
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
 import { addDecimals, compareDecimals } from "../../lib/money"
-import { decideLedgerRow } from "../../lib/shift/ledger-fields"
+import { topUpAmount } from "../../lib/shift/ledger-fields"
 import { creditedAmount } from "../../lib/shift/underpayment"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
@@ -71,7 +71,7 @@ export async function applyPaymentCredit(container: MedusaContainer, payment: Le
   // refunded by the top-up's own sync.
   const amounts: string[] = []
   for (const topUp of topUps) {
-    const amount = creditedAmount(topUp) ?? decideLedgerRow(topUp, options).settledAmount
+    const amount = topUpAmount(topUp, options)
     if (!amount) continue
     if (topUp.id === topUpId && !creditedAmount(topUp)) {
       await ledger.updateSwapShifts({ id: topUp.id, flags: { ...(topUp.flags ?? {}), credited_amount: amount } })

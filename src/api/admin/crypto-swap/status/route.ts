@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../modules/crypto-swap"
-import { catalogueFor, clientFor, providerRegistry, upstreamMetrics, type RegisteredProvider } from "../../../../lib/provider-registry"
+import { catalogueFor, clientFor, providerById, providerRegistry, upstreamMetrics, type RegisteredProvider } from "../../../../lib/provider-registry"
 import { SwapServiceError } from "../../../../lib/swap-service"
 import { shopperIp } from "../../../middlewares/attach-customer-ip"
 import { attentionActions, moneyToResolve, openShiftCounts, orderlessDeposits, stuckShifts } from "../../../../modules/crypto-swap/status-query"
@@ -27,7 +27,8 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const { stuck_limit, stuck_offset, attention_limit, attention_offset } = parseInput(statusQuerySchema, req.query)
   const ledger = req.scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const knex = req.scope.resolve(ContainerRegistrationKeys.PG_CONNECTION)
-  const registry = providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
+  const config = req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE)
+  const registry = providerRegistry(config)
   const ip = shopperIp(req)
 
   const checkProviders = Promise.all(
@@ -59,7 +60,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     stuckShifts(knex, { limit: stuck_limit, offset: stuck_offset }),
     attentionActions(knex, { limit: attention_limit, offset: attention_offset }),
     orderlessDeposits(knex),
-    moneyToResolve(knex),
+    moneyToResolve(knex, (providerId) => providerById(config, providerId).options),
     ledger.listSwapWebhooks({}),
   ])
 
