@@ -516,6 +516,49 @@ medusaIntegrationTestRunner({
       expect(await refundsOfTopUp()).toEqual({ [`held_${topUp.id}`]: counted, [`excess_${topUp.id}`]: again })
     })
 
+    it("finishes giving back a short payment and its top-ups when the first try failed partway, then refuses a second", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.default)
+      const topUps: string[] = []
+      for (const factor of ["0.2", "0.1"]) {
+        const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+        const [topUp] = (await ledgerOf(container).listSwapShifts({ top_up_of: row.id }, { order: { created_at: "DESC" }, take: 1 }))
+        await env.control.deposit(topUp.shift_id!, { amount: (await depositWorth(session.data.amount, factor)).toFixed() })
+        await env.control.walk(topUp.shift_id!, ["processing", "settling", "settled"])
+        await reconcile(container)
+        await reconcile(container)
+        expect(data.payment.top_up.deposit.address).toBe(topUp.deposit_address)
+        topUps.push(topUp.id)
+      }
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+
+      // The merchant gives it all back; recording the second top-up's refund fails (the database went away).
+      const ledger = ledgerOf(container)
+      const record = ledger.recordNewSwapShift.bind(ledger)
+      let failed = false
+      const failOnce = jest.spyOn(ledger, "recordNewSwapShift").mockImplementation(async (shift, event) => {
+        if (!failed && (shift as { refund_id?: string }).refund_id === `held_${topUps[1]}`) {
+          failed = true
+          throw new Error("connection terminated")
+        }
+        return record(shift, event)
+      })
+      const first = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, { address: ETH_REFUND }, admin))
+      expect(first.status).toBe(500)
+      const refundIds = async () => (await ledger.listSwapShifts({ kind: "refund", refund_id: [row.id, ...topUps].map((id) => `held_${id}`) })).map((refund) => refund.refund_id).sort()
+      expect(await refundIds()).toEqual([`held_${row.id}`, `held_${topUps[0]}`])
+
+      // Asked again, it finishes what the first try began, to the same address: nothing is refunded twice.
+      const { data: answered } = await api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, {}, admin)
+      failOnce.mockRestore()
+      expect(answered.refund).toMatchObject({ refund_id: `held_${row.id}` })
+      expect(await refundIds()).toEqual([row.id, ...topUps].map((id) => `held_${id}`).sort())
+      const addresses = (await ledger.listSwapShifts({ kind: "refund", refund_id: topUps.map((id) => `held_${id}`) })).map((refund) => refund.refund_address)
+      expect(addresses).toEqual([ETH_REFUND, ETH_REFUND])
+      const again = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, {}, admin))
+      expect(again.status).toBe(400)
+      expect(again.data.message).toMatch(/already being refunded/)
+    })
+
     it("asks the shopper for a refund address when the service sends back a deposit sent again to a credited top-up", async () => {
       const { container, cart, session, row } = await settledShort(PROVIDERS.default, {})
       const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)

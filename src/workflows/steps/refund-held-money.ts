@@ -4,10 +4,9 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
 import { assertRefundMemoAllowed } from "../../lib/refund-destination"
-import { decideLedgerRow } from "../../lib/shift/ledger-fields"
+import { decideLedgerRow, topUpAmount } from "../../lib/shift/ledger-fields"
 import { heldAmount, heldRefundId } from "../../lib/shift/refund-ids"
 import { recordRefund } from "./record-refund"
-import { creditedAmount } from "../../lib/shift/underpayment"
 import { markSessionGivenBack } from "./payment-credit"
 import { refundInsteadOfOrder } from "./refund-instead-of-order"
 import { refuseIfCapturedByMedusa, sessionPayment } from "../actions/session-payment"
@@ -18,17 +17,16 @@ type Destination = { address?: string; memo?: string }
 /**
  * Gives back one shift's settled money through a refund shift, once (its refund id is the row's). The
  * row is marked first: being given back, this money pays no order whatever arrives later, and a crash
- * before the refund is recorded leaves a mark the retry completes. Answers the refund's id.
+ * before the refund is recorded leaves a mark the retry completes. Answers whether this call recorded it.
  */
-export async function refundHeldShift(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string, destination: Destination = {}): Promise<string> {
+export async function refundHeldShift(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string, destination: Destination = {}): Promise<boolean> {
   const refundId = heldRefundId(row.id)
   // A retry after a crash gives back what the mark says, not what settled since (refunded apart by refund_excess).
   const held = heldAmount(row) ?? amount
   if (row.flags?.held_refund !== refundId) {
     await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: refundId, held_amount: held } })
   }
-  await recordRefund(ledger, { refund_id: refundId, amount: held, payment_id: row.payment_id, of: row, ...destination })
-  return refundId
+  return recordRefund(ledger, { refund_id: refundId, amount: held, payment_id: row.payment_id, of: row, ...destination })
 }
 
 
@@ -36,9 +34,10 @@ export async function refundHeldShift(ledger: CryptoSwapModuleService, row: Ledg
  * Money the store received that no Medusa payment captured (paid after the shopper switched coins,
  * settled short of the amount due with its top-ups, settled after the order was canceled, or refunded
  * instead of placing its order) has no Medusa refund to follow: refunded through refund shifts, once per
- * shift, each top-up from its own deposit. Safe to run again: what is already refunded is left be.
+ * shift, each top-up from its own deposit. Safe to run again: what is already refunded is left be. Answers
+ * how many refunds this call recorded.
  */
-export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow, destination: Destination = {}): Promise<void> {
+export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow, destination: Destination = {}): Promise<number> {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   // Paid into a replaced session's shift, settled short of the amount due, or given back instead of
@@ -58,14 +57,15 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
     await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", destination.memo)
   }
   await markSessionGivenBack(container, row)
-  await refundHeldShift(ledger, row, amount, destination)
+  let recorded = Number(await refundHeldShift(ledger, row, amount, destination))
   // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`):
   // a credited one's counted part, even while a later deposit is on its way (no settled figure then), what it
   // received since being its own excess refund (refund_excess).
   for (const topUp of await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })) {
-    const amount = creditedAmount(topUp) ?? decideLedgerRow(topUp, provider.options).settledAmount
-    if (amount) await refundHeldShift(ledger, topUp, amount, destination)
+    const amount = topUpAmount(topUp, provider.options)
+    if (amount) recorded += Number(await refundHeldShift(ledger, topUp, amount, destination))
   }
+  return recorded
 }
 
 /** Held or owed money Medusa captured since (its own payment webhook route, even on a canceled order) is refunded from that payment. */
@@ -77,14 +77,22 @@ async function assertNotCapturedByMedusa(container: MedusaContainer, row: Ledger
 /**
  * An admin's "Refund via shift" of held money: once; answers with the payment's refund. A settled shift
  * whose order could not be placed is first given up on, as "refund instead" does, so its money is held.
+ * Asked again, it records what a failed first try left unrecorded, else refuses.
  */
 export const refundHeldMoneyStep = createStep(
   "crypto-swap-refund-held-money",
   async (input: { ledger_id: string; actor_id: string; address?: string; memo?: string }, { container }) => {
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     let row = await ledger.retrieveSwapShift(input.ledger_id)
-    const [already] = await ledger.listSwapShifts({ refund_id: heldRefundId(row.id) }, { select: ["id"], take: 1 })
-    if (already) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This money is already being refunded.")
+    const [already] = await ledger.listSwapShifts({ refund_id: heldRefundId(row.id) }, { select: ["id", "refund_address", "refund_memo"], take: 1 })
+    if (already) {
+      // A first try that failed partway (its top-ups' refunds not all recorded) is finished, to where it sends the money.
+      const destination = { address: already.refund_address ?? undefined, memo: already.refund_memo ?? undefined }
+      if (!(await refundHeldMoney(container, row, destination))) {
+        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This money is already being refunded.")
+      }
+      return new StepResponse(already.id)
+    }
     const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
     if (row.kind === "payment" && row.paid_no_order_since && decideLedgerRow(row, provider.options).settledAmount) {
       // The address and Medusa's side are checked before the order is given up: a refusal changes nothing.
