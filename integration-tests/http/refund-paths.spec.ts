@@ -232,7 +232,25 @@ medusaIntegrationTestRunner({
       }
     })
 
-    it("never pays back twice the part of a settled payment an admin captured by hand before its order was canceled", async () => {
+    it("captures the rest of a settled payment an admin captured part of by hand, rather than retrying a capture of the whole", async () => {
+      const container = getContainer()
+      const { shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      const [payment] = placed.payments
+      expect((await api.post(`/admin/payments/${payment.id}/capture`, { amount: 20 }, admin)).status).toBe(200)
+      await reconcile(container)
+
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row).toMatchObject({ captured_at: expect.any(Date), refund_owed: null })
+      const [capture] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "capture" })
+      expect(capture).toMatchObject({ state: "done" })
+      const [captured] = await container.resolve(Modules.PAYMENT).listPayments({ id: payment.id }, { relations: ["captures"] })
+      expect(captured.captured_at).not.toBeNull()
+      expect(captured.captures!.reduce((sum, entry) => sum.plus(String(entry.amount)), new BigNumber(0)).toFixed()).toBe(new BigNumber(String(payment.amount)).toFixed())
+      expect(await refundRows(container, payment.id)).toHaveLength(0)
+    })
+
+    it("gives back everything that settled, once, when an admin captured part of the payment by hand before its order was canceled", async () => {
       const container = getContainer()
       const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
       await env.control.walk(shiftId, ["settling", "settled"])
@@ -242,18 +260,23 @@ medusaIntegrationTestRunner({
       await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
       expect(await refundedTotal(container, payment.id)).toBe("20")
       await reconcile(container)
+      await reconcile(container)
 
-      // What settled beyond that part is the merchant's to sort out by hand (its worth in the settle coin is not the
-      // plugin's to guess): never recorded owed in full, so no refund via shift pays the captured part again.
+      // The rest is captured and refunded as the cancel would have: all of it goes back through refund shifts priced
+      // like any Medusa refund, none of it twice, and nothing is left owed or waiting for an admin.
       const row = await ledgerRow(container, { shift_id: shiftId })
-      expect(row.refund_owed).toBeNull()
+      expect(row).toMatchObject({ refund_owed: null, captured_at: expect.any(Date) })
       const [capture] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "capture" })
-      expect(capture).toMatchObject({ state: "pending", last_error: expect.stringContaining("captured by hand") })
+      expect(capture).toMatchObject({ state: "done" })
+      expect(await refundedTotal(container, payment.id)).toBe(new BigNumber(String(payment.amount)).toFixed())
+      const refunds = await refundRows(container, payment.id)
+      expect(refunds).toHaveLength(2)
+      expect(refunds.reduce((sum, refund) => sum.plus(refund.amount_due!), new BigNumber(0)).toFixed()).toBe(row.settle_amount)
       const refused = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, { address: BTC_REFUND }, admin))
       expect(refused).toMatchObject({ status: 400, data: { message: expect.stringContaining("Medusa captured") } })
       await reconcile(container)
-      expect(await refundedTotal(container, payment.id)).toBe("20")
-      expect((await refundRows(container, payment.id)).map((entry) => entry.amount_due)).toEqual(["20"])
+      expect(await refundRows(container, payment.id)).toHaveLength(2)
+      expect(await refundedTotal(container, payment.id)).toBe(new BigNumber(String(payment.amount)).toFixed())
     })
 
     /**

@@ -1,6 +1,6 @@
 import type { ShiftAction } from "./shift-action"
-import { capturedAny, sessionPayment } from "./session-payment"
-import { processSyncedPayment } from "./process-payment"
+import { capturedAny, sessionPayment, uncapturedRest } from "./session-payment"
+import { captureSyncedAmount, processSyncedPayment } from "./process-payment"
 import { Modules } from "@medusajs/framework/utils"
 import { markSessionGivenBack, mirrorCredit } from "../steps/payment-credit"
 import { refundCanceledCaptures } from "../refund-canceled-captures"
@@ -8,20 +8,23 @@ import { refundCanceledCaptures } from "../refund-canceled-captures"
 /**
  * The shift settled: capture. A payment Medusa canceled meanwhile, or whose order was canceled (while the
  * deposit was on its way), or a shift an admin chose to refund rather than place its order, is never
- * captured: the settled amount is recorded as owed to the shopper.
+ * captured: the settled amount is recorded as owed to the shopper. One an admin captured in part by hand is
+ * captured in full; its order canceled, it is then refunded through Medusa like the cancel's part.
  */
 export const capturePayment: ShiftAction = async (container, row, recorded) => {
   const before = await sessionPayment(container, row)
   const canceled = Boolean(before.payment?.canceled_at || before.orderCanceled || row.order_canceled_at || row.flags?.refund_instead)
-  if (canceled && !before.payment?.captured_at && capturedAny(before.payment)) {
-    // Medusa refunds the part it holds, from the order; recorded owed in full, that part would be paid back twice,
-    // and what the rest is worth in the settle coin is the merchant's call. Retried, then waits for an admin.
-    throw new Error(
-      `Part of payment ${before.payment!.id} was captured by hand before it was given back: Medusa refunds that part from the order; ` +
-        "pay the shopper back the rest of what settled by other means"
-    )
+  const partlyCaptured = !before.payment?.captured_at && capturedAny(before.payment)
+  if (canceled && partlyCaptured && !before.orderCanceled) {
+    // Given back with no order to refund it from: recorded owed in full, Medusa's part would be paid back twice.
+    throw new Error(`Part of payment ${before.payment!.id} was captured by hand: refund it from Medusa's payment, then pay the rest back by other means`)
   }
-  if (canceled && !before.payment?.captured_at) {
+  if (partlyCaptured) {
+    // An admin captured part of it by hand: the rest is captured (a capture of the whole would be refused). Its
+    // order canceled, the cancel refunded that part and the rest is refunded below as the cancel would have: each
+    // Medusa refund becomes a refund shift for its share of what settled, none of it owed twice.
+    await captureSyncedAmount(container, row, recorded, before.payment!.id, uncapturedRest(before.payment!))
+  } else if (canceled && !before.payment?.captured_at) {
     // Owed back, it pays nothing any more, not even through Medusa's own payment webhook route: a payment Medusa
     // left open (its order canceled) is canceled, a session without one refuses to be authorized.
     if (before.payment && !before.payment.canceled_at) await container.resolve(Modules.PAYMENT).cancelPayment(before.payment.id)
@@ -33,8 +36,7 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
       outcome: "refund_owed",
       event: "crypto-swap.shift.refund_owed",
     }
-  }
-  if (!before.payment?.captured_at) {
+  } else if (!before.payment?.captured_at) {
     // The provider decides from the payment's data: its copy of the credit (an accepted shortfall of an
     // order placed before it settled short) must be the ledger's, even after a lost copy.
     if (row.credit) await mirrorCredit(container, row)

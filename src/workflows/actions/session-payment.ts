@@ -1,12 +1,22 @@
-import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import type { BigNumberRawValue, MedusaContainer } from "@medusajs/framework/types"
+import { BigNumber, ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
 import type { LedgerShift } from "./shift-action"
 
 /** `captured_at` is set once a payment is captured in full; `captures` says whether any of it was. */
-type MedusaPayment = { id: string; captured_at: Date | string | null; canceled_at: Date | string | null; captures?: Array<{ id: string }> | null }
+type MedusaPayment = {
+  id: string
+  raw_amount: BigNumberRawValue
+  captured_at: Date | string | null
+  canceled_at: Date | string | null
+  captures?: Array<{ id: string; raw_amount: BigNumberRawValue }> | null
+}
 
 /** Medusa holds some of the payment's money: captured in full, or in part (an admin's capture of an amount). */
 export const capturedAny = (payment: MedusaPayment | null) => Boolean(payment?.captured_at || payment?.captures?.length)
+
+/** What is left to capture of a payment captured in part (by an admin, with an amount). */
+export const uncapturedRest = (payment: MedusaPayment) =>
+  MathBN.sub(new BigNumber(payment.raw_amount), MathBN.sum(0, ...(payment.captures ?? []).map((capture) => new BigNumber(capture.raw_amount))))
 
 /**
  * Medusa's side of a payment shift: its session's payment and the cart's order, as they are now, and
@@ -18,7 +28,7 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
     data: [session],
   } = await query.graph({
     entity: "payment_session",
-    fields: ["id", "payment.id", "payment.captured_at", "payment.canceled_at", "payment.captures.id", "payment.refunds.id"],
+    fields: ["id", "payment.id", "payment.raw_amount", "payment.captured_at", "payment.canceled_at", "payment.captures.id", "payment.captures.raw_amount", "payment.refunds.id"],
     filters: { id: row.payment_session_id! },
   })
   let orderId = row.order_id
@@ -53,7 +63,9 @@ export function refuseIfCapturedByMedusa(payment: MedusaPayment | null): void {
   if (payment && capturedAny(payment)) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
-      `Medusa captured this payment (${payment.id}) although no order keeps it: refund it from Medusa's payment (its refunds become refund shifts), never here as well.`
+      payment.captured_at
+        ? `Medusa captured this payment (${payment.id}) although no order keeps it: refund it from Medusa's payment (its refunds become refund shifts), never here as well.`
+        : `Part of this payment (${payment.id}) was captured by hand in Medusa: Medusa refunds that part (its refunds become refund shifts); pay the rest back by other means, never here as well.`
     )
   }
 }
