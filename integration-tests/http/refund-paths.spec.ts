@@ -250,6 +250,24 @@ medusaIntegrationTestRunner({
       expect(await refundRows(container, payment.id)).toHaveLength(0)
     })
 
+    it("captures nothing more of a payment whose captures by hand cover it, when a crash lost Medusa's record that it was captured in full", async () => {
+      const container = getContainer()
+      const { shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      const [payment] = placed.payments
+      expect((await api.post(`/admin/payments/${payment.id}/capture`, {}, admin)).status).toBe(200)
+      // Medusa writes the capture, then in a separate write that the payment is captured in full: that one was lost.
+      await container.resolve(ContainerRegistrationKeys.PG_CONNECTION)("payment").where({ id: payment.id }).update({ captured_at: null })
+      await reconcile(container)
+
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row.captured_at).toEqual(expect.any(Date))
+      const [capture] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "capture" })
+      expect(capture).toMatchObject({ state: "done" })
+      const [captured] = await container.resolve(Modules.PAYMENT).listPayments({ id: payment.id }, { relations: ["captures"] })
+      expect(captured.captures!.map((entry) => new BigNumber(String(entry.amount)).toFixed())).toEqual([new BigNumber(String(payment.amount)).toFixed()])
+    })
+
     it("gives back everything that settled, once, when an admin captured part of the payment by hand before its order was canceled", async () => {
       const container = getContainer()
       const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
@@ -272,6 +290,9 @@ medusaIntegrationTestRunner({
       const refunds = await refundRows(container, payment.id)
       expect(refunds).toHaveLength(2)
       expect(refunds.reduce((sum, refund) => sum.plus(refund.amount_due!), new BigNumber(0)).toFixed()).toBe(row.settle_amount)
+      // The canceled order's books say the same: all of it captured, all of it refunded.
+      const booked = await container.resolve(Modules.ORDER).listOrderTransactions({ order_id: placed.id })
+      expect(booked.reduce((sum, entry) => sum.plus(String(entry.amount)), new BigNumber(0)).toFixed()).toBe("0")
       const refused = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, { address: BTC_REFUND }, admin))
       expect(refused).toMatchObject({ status: 400, data: { message: expect.stringContaining("Medusa captured") } })
       await reconcile(container)

@@ -4,6 +4,7 @@ import { refundPaymentsWorkflow, useQueryGraphStep } from "@medusajs/core-flows"
 import { BigNumber, ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
 import type { BigNumberRawValue } from "@medusajs/framework/types"
 import { registeredProviders } from "../lib/provider-registry"
+import { bookCanceledOrderRefundsStep } from "./steps/book-canceled-order-refunds"
 
 type Amounts = Array<{ raw_amount: BigNumberRawValue }> | undefined
 type CanceledOrder = { canceled_at?: Date | string | null; payment_collections?: Array<{ payments?: any[] } | null> | null }
@@ -12,11 +13,18 @@ const ORDER_FIELDS = [
   "canceled_at",
   "payment_collections.payments.id",
   "payment_collections.payments.provider_id",
+  "payment_collections.payments.currency_code",
   "payment_collections.payments.captures.raw_amount",
+  "payment_collections.payments.refunds.id",
   "payment_collections.payments.refunds.raw_amount",
 ]
 
 const total = (amounts: Amounts) => MathBN.sum(0, ...(amounts ?? []).map((entry) => new BigNumber(entry.raw_amount)))
+
+/** The order's payments made by the plugin's providers. */
+function pluginPayments(order: CanceledOrder, providerIds: string[]) {
+  return (order.payment_collections ?? []).flatMap((collection) => collection?.payments ?? []).filter((payment) => providerIds.includes(payment.provider_id))
+}
 
 /**
  * What the plugin's payments of a canceled order kept: captured and not refunded. Canceled is `canceled_at`, not
@@ -24,9 +32,7 @@ const total = (amounts: Amounts) => MathBN.sum(0, ...(amounts ?? []).map((entry)
  */
 function keptOnCanceledOrder(order: CanceledOrder, providerIds: string[]) {
   if (!order.canceled_at) return []
-  return (order.payment_collections ?? [])
-    .flatMap((collection) => collection?.payments ?? [])
-    .filter((payment) => providerIds.includes(payment.provider_id))
+  return pluginPayments(order, providerIds)
     .map((payment) => ({ payment_id: payment.id as string, amount: MathBN.sub(total(payment.captures), total(payment.refunds)) }))
     .filter((refund) => MathBN.gt(refund.amount, 0))
 }
@@ -37,17 +43,18 @@ function keptOnCanceledOrder(order: CanceledOrder, providerIds: string[]) {
  * (the job's, as the shift settled), or after it (Medusa's own payment webhook route captures without looking at
  * the order). Refunds what the plugin's payments (`provider_ids`) of the order kept, as the cancel would have;
  * nothing unless the order is canceled. Medusa refunds a payment under its row lock and checks what is left to
- * refund there: run twice, or beside the cancel's own refund, it refunds once.
+ * refund there: run twice, or beside the cancel's own refund, it refunds once. Then books on the order what
+ * Medusa's workflow left off it (see bookCanceledOrderRefundsStep).
  */
 export const refundCanceledCapturesWorkflow = createWorkflow("crypto-swap-refund-canceled-captures", (input: { order_id: string; provider_ids: string[] }) => {
-  const { data: order } = useQueryGraphStep({
-    entity: "order",
-    fields: ORDER_FIELDS,
-    filters: { id: input.order_id },
-    options: { isList: false, throwIfKeyNotFound: true },
-  }).config({ name: "crypto-swap-canceled-order-payments" })
+  const readOrder = (name: string) =>
+    useQueryGraphStep({ entity: "order", fields: ORDER_FIELDS, filters: { id: input.order_id }, options: { isList: false, throwIfKeyNotFound: true } }).config({ name })
+  const { data: order } = readOrder("crypto-swap-canceled-order-payments")
   const refunds = transform({ order, input }, ({ order, input }) => keptOnCanceledOrder(order, input.provider_ids))
   when({ refunds }, ({ refunds }) => refunds.length > 0).then(() => refundPaymentsWorkflow.runAsStep({ input: refunds }))
+  const { data: refunded } = readOrder("crypto-swap-canceled-order-refunds")
+  const payments = transform({ refunded, input }, ({ refunded, input }) => pluginPayments(refunded, input.provider_ids))
+  bookCanceledOrderRefundsStep({ order_id: input.order_id, payments })
   return new WorkflowResponse(refunds)
 })
 

@@ -1,5 +1,5 @@
 import type { ShiftAction } from "./shift-action"
-import { capturedAny, sessionPayment, uncapturedRest } from "./session-payment"
+import { capturedAny, capturedInFull, sessionPayment, uncapturedRest } from "./session-payment"
 import { captureSyncedAmount, processSyncedPayment } from "./process-payment"
 import { Modules } from "@medusajs/framework/utils"
 import { markSessionGivenBack, mirrorCredit } from "../steps/payment-credit"
@@ -14,17 +14,21 @@ import { refundCanceledCaptures } from "../refund-canceled-captures"
 export const capturePayment: ShiftAction = async (container, row, recorded) => {
   const before = await sessionPayment(container, row)
   const canceled = Boolean(before.payment?.canceled_at || before.orderCanceled || row.order_canceled_at || row.flags?.refund_instead)
-  const partlyCaptured = !before.payment?.captured_at && capturedAny(before.payment)
+  const inFull = capturedInFull(before.payment)
+  const partlyCaptured = !inFull && capturedAny(before.payment)
   if (canceled && partlyCaptured && !before.orderCanceled) {
     // Given back with no order to refund it from: recorded owed in full, Medusa's part would be paid back twice.
     throw new Error(`Part of payment ${before.payment!.id} was captured by hand: refund it from Medusa's payment, then pay the rest back by other means`)
   }
+  // The provider decides from the payment's data: its copy of the credit (an accepted shortfall of an
+  // order placed before it settled short) must be the ledger's, even after a lost copy.
+  if (row.credit && !inFull && (partlyCaptured || !canceled)) await mirrorCredit(container, row)
   if (partlyCaptured) {
     // An admin captured part of it by hand: the rest is captured (a capture of the whole would be refused). Its
     // order canceled, the cancel refunded that part and the rest is refunded below as the cancel would have: each
     // Medusa refund becomes a refund shift for its share of what settled, none of it owed twice.
     await captureSyncedAmount(container, row, recorded, before.payment!.id, uncapturedRest(before.payment!))
-  } else if (canceled && !before.payment?.captured_at) {
+  } else if (canceled && !inFull) {
     // Owed back, it pays nothing any more, not even through Medusa's own payment webhook route: a payment Medusa
     // left open (its order canceled) is canceled, a session without one refuses to be authorized.
     if (before.payment && !before.payment.canceled_at) await container.resolve(Modules.PAYMENT).cancelPayment(before.payment.id)
@@ -36,14 +40,11 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
       outcome: "refund_owed",
       event: "crypto-swap.shift.refund_owed",
     }
-  } else if (!before.payment?.captured_at) {
-    // The provider decides from the payment's data: its copy of the credit (an accepted shortfall of an
-    // order placed before it settled short) must be the ledger's, even after a lost copy.
-    if (row.credit) await mirrorCredit(container, row)
+  } else if (!inFull) {
     await processSyncedPayment(container, row, recorded, "captured")
   }
   const { payment, links, orderId, orderCanceled } = await sessionPayment(container, row)
-  if (!payment?.captured_at) throw new Error("The payment was not captured")
+  if (!capturedInFull(payment)) throw new Error("The payment was not captured")
   // Captured for an order canceled meanwhile (Medusa's own payment webhook route, or a capture racing the
   // cancel): nothing ships, so Medusa refunds it; retried until it has.
   if (orderCanceled) await refundCanceledCaptures(container, orderId!)

@@ -19,6 +19,13 @@ export const uncapturedRest = (payment: MedusaPayment) =>
   MathBN.sub(new BigNumber(payment.raw_amount), MathBN.sum(0, ...(payment.captures ?? []).map((capture) => new BigNumber(capture.raw_amount))))
 
 /**
+ * Medusa holds all of the payment: `captured_at`, or captures that add up to it (Medusa writes that it is
+ * captured in full apart from the capture, a write a crash may have lost).
+ */
+export const capturedInFull = (payment: MedusaPayment | null) =>
+  Boolean(payment?.captured_at || (payment?.captures?.length && MathBN.lte(uncapturedRest(payment), 0)))
+
+/**
  * Medusa's side of a payment shift: its session's payment and the cart's order, as they are now, and
  * whether that order was canceled (Medusa may leave the payment of a canceled order uncanceled).
  */

@@ -20,13 +20,19 @@ type Destination = { address?: string; memo?: string }
  * before the refund is recorded leaves a mark the retry completes. Answers whether this call recorded it.
  */
 export async function refundHeldShift(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string, destination: Destination = {}): Promise<boolean> {
+  const held = await markHeld(ledger, row, amount)
+  return recordRefund(ledger, { refund_id: heldRefundId(row.id), amount: held, payment_id: row.payment_id, of: row, ...destination })
+}
+
+/** Marks a shift's settled money as being given back (see refundHeldShift); answers the amount its refund gives back. */
+async function markHeld(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string): Promise<string> {
   const refundId = heldRefundId(row.id)
   // A retry after a crash gives back what the mark says, not what settled since (refunded apart by refund_excess).
   const held = heldAmount(row) ?? amount
   if (row.flags?.held_refund !== refundId) {
     await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: refundId, held_amount: held } })
   }
-  return recordRefund(ledger, { refund_id: refundId, amount: held, payment_id: row.payment_id, of: row, ...destination })
+  return held
 }
 
 
@@ -44,8 +50,8 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   // placing its order (before the capture recorded it owed): no order holds it. What settled, read from
   // its deposits when there were several (`multiple`).
   const settled = decideLedgerRow(row, provider.options).settledAmount
-  const held = Boolean(settled) && !row.authorized_at && Boolean(row.flags?.paid_without_session || row.flags?.underpaid || row.flags?.refund_instead)
-  const amount = row.refund_owed ?? heldAmount(row) ?? (held ? settled : null)
+  const noOrderHolds = Boolean(settled) && !row.authorized_at && Boolean(row.flags?.paid_without_session || row.flags?.underpaid || row.flags?.refund_instead)
+  const amount = row.refund_owed ?? heldAmount(row) ?? (noOrderHolds ? settled : null)
   await assertNotCapturedByMedusa(container, row)
   if (row.kind !== "payment" || row.captured_at || !amount) {
     throw new MedusaError(
@@ -57,7 +63,8 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
     await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", destination.memo)
   }
   await markSessionGivenBack(container, row)
-  let recorded = Number(await refundHeldShift(ledger, row, amount, destination))
+  const held = await markHeld(ledger, row, amount)
+  let recorded = 0
   // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`):
   // a credited one's counted part, even while a later deposit is on its way (no settled figure then), what it
   // received since being its own excess refund (refund_excess).
@@ -65,6 +72,9 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
     const amount = topUpAmount(topUp, provider.options)
     if (amount) recorded += Number(await refundHeldShift(ledger, topUp, amount, destination))
   }
+  // The payment's own refund last: the settings page lists it as money to give back until that is recorded,
+  // so a try that fails partway is seen and asked again.
+  recorded += Number(await recordRefund(ledger, { refund_id: heldRefundId(row.id), amount: held, payment_id: row.payment_id, of: row, ...destination }))
   return recorded
 }
 
@@ -86,7 +96,14 @@ export const refundHeldMoneyStep = createStep(
     let row = await ledger.retrieveSwapShift(input.ledger_id)
     const [already] = await ledger.listSwapShifts({ refund_id: heldRefundId(row.id) }, { select: ["id", "refund_address", "refund_memo"], take: 1 })
     if (already) {
-      // A first try that failed partway (its top-ups' refunds not all recorded) is finished, to where it sends the money.
+      // Its refund recorded before a top-up's (an older release's try that failed partway, or refund_excess completing
+      // the mark after a crash): the rest is recorded to where that refund sends the money, never elsewhere.
+      if (input.address && input.address !== already.refund_address) {
+        throw new MedusaError(
+          MedusaError.Types.NOT_ALLOWED,
+          `This money is already being refunded to ${already.refund_address ?? "an address the shopper is asked for"}: change the address on its refund.`
+        )
+      }
       const destination = { address: already.refund_address ?? undefined, memo: already.refund_memo ?? undefined }
       if (!(await refundHeldMoney(container, row, destination))) {
         throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This money is already being refunded.")
