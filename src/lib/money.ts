@@ -1,8 +1,13 @@
 import { BigNumber, MathBN } from "@medusajs/framework/utils"
-import type { BigNumberInput } from "@medusajs/framework/types"
+import type { BigNumberInput, BigNumberRawValue } from "@medusajs/framework/types"
 import BigNumberJS from "bignumber.js"
 
 const DECIMAL = /^\d+(\.\d+)?$/
+
+/** The exact sum of Medusa rows' raw amounts (captures, refunds). */
+export function rawTotal(entries: ReadonlyArray<{ raw_amount: BigNumberRawValue }> | null | undefined) {
+  return MathBN.sum(0, ...(entries ?? []).map((entry) => new BigNumber(entry.raw_amount)))
+}
 
 /** Medusa hands amounts as numbers, strings, BigNumber objects or raw `{ value, precision }`: one exact decimal string. */
 export function toDecimalString(amount: BigNumberInput | { value: string | number; precision?: number }): string {

@@ -1,12 +1,11 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { refundPaymentsWorkflow, useQueryGraphStep } from "@medusajs/core-flows"
-import { BigNumber, ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
-import type { BigNumberRawValue } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
 import { registeredProviders } from "../lib/provider-registry"
+import { rawTotal } from "../lib/money"
 import { bookCanceledOrderRefundsStep } from "./steps/book-canceled-order-refunds"
 
-type Amounts = Array<{ raw_amount: BigNumberRawValue }> | undefined
 type CanceledOrder = { canceled_at?: Date | string | null; payment_collections?: Array<{ payments?: any[] } | null> | null }
 
 const ORDER_FIELDS = [
@@ -18,8 +17,6 @@ const ORDER_FIELDS = [
   "payment_collections.payments.refunds.id",
   "payment_collections.payments.refunds.raw_amount",
 ]
-
-const total = (amounts: Amounts) => MathBN.sum(0, ...(amounts ?? []).map((entry) => new BigNumber(entry.raw_amount)))
 
 /** The order's payments made by the plugin's providers. */
 function pluginPayments(order: CanceledOrder, providerIds: string[]) {
@@ -33,7 +30,7 @@ function pluginPayments(order: CanceledOrder, providerIds: string[]) {
 function keptOnCanceledOrder(order: CanceledOrder, providerIds: string[]) {
   if (!order.canceled_at) return []
   return pluginPayments(order, providerIds)
-    .map((payment) => ({ payment_id: payment.id as string, amount: MathBN.sub(total(payment.captures), total(payment.refunds)) }))
+    .map((payment) => ({ payment_id: payment.id as string, amount: MathBN.sub(rawTotal(payment.captures), rawTotal(payment.refunds)) }))
     .filter((refund) => MathBN.gt(refund.amount, 0))
 }
 

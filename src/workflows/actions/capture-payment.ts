@@ -22,7 +22,8 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
   }
   // The provider decides from the payment's data: its copy of the credit (an accepted shortfall of an
   // order placed before it settled short) must be the ledger's, even after a lost copy.
-  if (row.credit && !inFull && (partlyCaptured || !canceled)) await mirrorCredit(container, row)
+  const capturing = partlyCaptured || (!canceled && !inFull)
+  if (row.credit && capturing) await mirrorCredit(container, row)
   if (partlyCaptured) {
     // An admin captured part of it by hand: the rest is captured (a capture of the whole would be refused). Its
     // order canceled, the cancel refunded that part and the rest is refunded below as the cancel would have: each

@@ -3,6 +3,7 @@ import { addDecimals, compareDecimals, subtractDecimals } from "../../lib/money"
 import { excessRefundId, heldAmount } from "../../lib/shift/refund-ids"
 import { excessToGiveBack } from "../../lib/shift/shift-actions"
 import { recordRefund } from "../steps/record-refund"
+import { recordHeldRefund } from "../steps/refund-held-money"
 import type { ShiftAction } from "./shift-action"
 
 /**
@@ -18,7 +19,7 @@ export const refundExcess: ShiftAction = async (container, row, recorded) => {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   // Held money whose refund a crash left unrecorded (its mark written, nothing planned since): recorded first, once.
   const held = heldAmount(row)
-  if (held) await recordRefund(ledger, { refund_id: row.flags!.held_refund as string, amount: held, payment_id: row.payment_id, of: row })
+  if (held) await recordHeldRefund(ledger, row, held)
   const firstId = excessRefundId(row.id)
   // By the row's own refund ids, whichever of a hosted checkout's shifts it followed when each was made
   // (`_` is LIKE's any-character: the exact test follows).

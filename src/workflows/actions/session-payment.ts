@@ -1,6 +1,7 @@
 import type { BigNumberRawValue, MedusaContainer } from "@medusajs/framework/types"
 import { BigNumber, ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
 import type { LedgerShift } from "./shift-action"
+import { rawTotal } from "../../lib/money"
 
 /** `captured_at` is set once a payment is captured in full; `captures` says whether any of it was. */
 type MedusaPayment = {
@@ -15,8 +16,7 @@ type MedusaPayment = {
 export const capturedAny = (payment: MedusaPayment | null) => Boolean(payment?.captured_at || payment?.captures?.length)
 
 /** What is left to capture of a payment captured in part (by an admin, with an amount). */
-export const uncapturedRest = (payment: MedusaPayment) =>
-  MathBN.sub(new BigNumber(payment.raw_amount), MathBN.sum(0, ...(payment.captures ?? []).map((capture) => new BigNumber(capture.raw_amount))))
+export const uncapturedRest = (payment: MedusaPayment) => MathBN.sub(new BigNumber(payment.raw_amount), rawTotal(payment.captures))
 
 /**
  * Medusa holds all of the payment: `captured_at`, or captures that add up to it (Medusa writes that it is

@@ -1,6 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { BigNumber, MathBN, Modules } from "@medusajs/framework/utils"
 import type { BigNumberRawValue } from "@medusajs/framework/types"
+import { rawTotal } from "../../lib/money"
 
 type RefundedPayment = { id: string; currency_code: string; refunds?: Array<{ id: string; raw_amount: BigNumberRawValue }> | null }
 
@@ -22,7 +23,7 @@ export const bookCanceledOrderRefundsStep = createStep(
       const keys = new Set([payment.id, ...refunds.map((refund) => refund.id)])
       const bookedHere = booked.filter((entry) => keys.has(entry.reference_id!))
       const missing = MathBN.sub(
-        MathBN.sum(0, ...refunds.map((refund) => new BigNumber(refund.raw_amount))),
+        rawTotal(refunds),
         MathBN.sum(0, ...bookedHere.map((entry) => MathBN.abs(new BigNumber(entry.raw_amount))))
       )
       const unbooked = refunds.filter((refund) => !bookedHere.some((entry) => entry.reference_id === refund.id)).at(-1)

@@ -20,7 +20,11 @@ type Destination = { address?: string; memo?: string }
  * before the refund is recorded leaves a mark the retry completes. Answers whether this call recorded it.
  */
 export async function refundHeldShift(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string, destination: Destination = {}): Promise<boolean> {
-  const held = await markHeld(ledger, row, amount)
+  return recordHeldRefund(ledger, row, await markHeld(ledger, row, amount), destination)
+}
+
+/** Records the refund of a shift's held money (its refund id is the row's); answers whether this call recorded it. */
+export function recordHeldRefund(ledger: CryptoSwapModuleService, row: LedgerRow, held: string, destination: Destination = {}): Promise<boolean> {
   return recordRefund(ledger, { refund_id: heldRefundId(row.id), amount: held, payment_id: row.payment_id, of: row, ...destination })
 }
 
@@ -74,7 +78,7 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
   }
   // The payment's own refund last: the settings page lists it as money to give back until that is recorded,
   // so a try that fails partway is seen and asked again.
-  recorded += Number(await recordRefund(ledger, { refund_id: heldRefundId(row.id), amount: held, payment_id: row.payment_id, of: row, ...destination }))
+  recorded += Number(await recordHeldRefund(ledger, row, held, destination))
   return recorded
 }
 
