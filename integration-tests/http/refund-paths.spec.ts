@@ -744,6 +744,41 @@ medusaIntegrationTestRunner({
       expect(closed.refunds.map((refund: any) => refund.id)).not.toContain(row.id)
     })
 
+    it("closes at the service a refund shift marked paid by other means once it allows, and calls the merchant when it is funded anyway", async () => {
+      const container = getContainer()
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      const { refund: row } = await refundedOrder()
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/mark-refunded`, { note: "paid by bank transfer" }, admin)
+      // Its first minutes, the service refuses the cancel: the shift still takes a deposit, so the cancel waits and is tried again.
+      await reconcile(container)
+      expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ status: "waiting" })
+      const waiting = await ledgerRow(container, { id: row.id })
+      expect(waiting).toMatchObject({ status: "paid_manually" })
+      expect(waiting.next_sync_at).not.toBeNull()
+      const [cancel] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "cancel_abandoned" })
+      expect(cancel).toMatchObject({ state: "pending", attempts: 1 })
+
+      await env.control.advanceClock(6 * 60)
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/retry`, {}, admin)
+      expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ status: "expired" })
+      const [canceled] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "cancel_abandoned" })
+      expect(canceled).toMatchObject({ state: "done" })
+      expect(await ledgerRow(container, { id: row.id })).toMatchObject({ status: "paid_manually", terminal: true })
+
+      // A transfer already on its way arrives late, and the service releases it from review to the shopper: paid
+      // twice (the sandbox sends late deposits back; the real service may settle one, as it reports it here).
+      const expired = env.sandbox.getShift(row.shift_id!)!
+      const settled = { ...expired, status: "settled", depositHash: "late-deposit", depositAmount: expired.depositAmount, settleHash: "late-settle" }
+      env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(settled), times: 2 })
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
+      expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice).toBeTruthy()
+      const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=refund_paid_twice", admin)
+      expect(listed.payments.map((line: any) => line.id)).toEqual([row.id])
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
+      const told = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.refund_paid_twice")
+      expect(told).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: row.id }) })])
+    })
+
     it("lets the admin close a variable-rate refund paid short once its shift expired, and flags a deposit to it after that", async () => {
       const container = getContainer()
       const { row } = await variableRefund("C".repeat(58))

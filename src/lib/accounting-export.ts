@@ -4,6 +4,7 @@ import { subtractDecimals } from "./money"
 
 /** Why a ledger row needs the merchant (see the ledger's payments query for each rule). */
 export const ATTENTION_REASONS = [
+  "refund_paid_twice",
   "action_stopped",
   "paid_no_order",
   "paid_without_session",

@@ -277,6 +277,7 @@ export type RegisterWebhookInput = { provider_id: string; backend_url: string }
 
 /** Why a ledger row needs the merchant (`GET /admin/crypto-swap/payments`), first reason first. */
 export type AttentionReason =
+  | "refund_paid_twice"
   | "action_stopped"
   | "paid_no_order"
   | "paid_without_session"

@@ -138,6 +138,23 @@ export function planRefundShift(row: { status: string; refund_address: string | 
   return { ...NO_ACTIONS, createRefundShift: row.status === "creating" && Boolean(row.refund_address), flags: { ...(row.flags ?? {}) }, events: [] }
 }
 
+/**
+ * A refund the merchant marked paid by other means. Its shift, while it still takes a deposit, is canceled at
+ * the service, so nobody funds it by mistake and a variable one gives back its open order. A deposit to it
+ * anyway (beyond what a short one had kept at the mark) paid the shopper twice: flagged `paid_twice` as the
+ * service says now (one it then sent back to the merchant paid nobody twice), and told once.
+ */
+export function planMarkedRefund(row: { flags: Record<string, unknown> | null }, shift: { status: string; deposits?: ShiftDepositLike[] | null }): ShiftActionPlan {
+  const keptAtMark = Number((row.flags?.paid_manually as { deposits_kept?: number } | undefined)?.deposits_kept ?? 0)
+  const paidTwice = depositsKept(shift) > keptAtMark ? shift.status : null
+  return {
+    ...NO_ACTIONS,
+    cancelAbandoned: shift.status === "waiting",
+    flags: { ...(row.flags ?? {}), paid_twice: paidTwice },
+    events: paidTwice && !row.flags?.paid_twice ? ["crypto-swap.shift.refund_paid_twice"] : [],
+  }
+}
+
 /** Money a capture kept on a canceled order and not yet refunded through Medusa (see `refundCanceledCapture`). */
 function keepsCanceledOrdersMoney(row: Pick<ShiftActionState, "kind" | "captured_at" | "order_canceled_at" | "flags">): boolean {
   return row.kind === "payment" && Boolean(row.captured_at && row.order_canceled_at) && !row.flags?.canceled_order_refunded

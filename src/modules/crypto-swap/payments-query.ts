@@ -56,6 +56,7 @@ const REFUND_OPEN_SQL = `((${REFUND_TO_FUND_SQL}) or (${REFUND_SHORT_SQL}))`
  * merchant. Written in SQL so the page filters on it.
  */
 const ATTENTION_SQL = `case
+  when s.kind = 'refund' and s.status = 'paid_manually' and ${flagSet("paid_twice")} then 'refund_paid_twice'
   when exists (select 1 from crypto_swap_shift_action a where a.swap_shift_id = s.id and a.state = 'attention' and a.deleted_at is null) then 'action_stopped'
   when s.kind = 'payment' and s.paid_no_order_since is not null then 'paid_no_order'
   when s.kind = 'payment' and ${flagSet("paid_without_session")} and s.order_id is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and not ${HELD_REFUND_RECORDED_SQL} then 'paid_without_session'

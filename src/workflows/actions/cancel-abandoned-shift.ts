@@ -6,9 +6,10 @@ import { clientFor, providerById } from "../../lib/provider-registry"
 /**
  * Cancels at the service a waiting shift whose payment session Medusa deleted or canceled, so nobody
  * can pay into it any more, or a variable one whose page nobody looked at for `variablePool.idleMinutes`
- * (it holds one of the account's few open variable orders). The service refuses for the first minutes of a shift (a shopper who switched
- * coins leaves one behind every time): an expected refusal, retried with backoff (the default attempts
- * outlast those minutes) without a warning.
+ * (it holds one of the account's few open variable orders), or a refund's shift the merchant paid by other
+ * means (funded by mistake, it would pay the shopper twice). The service refuses for the first minutes of a
+ * shift (a shopper who switched coins leaves one behind every time): an expected refusal, retried with
+ * backoff (the default attempts outlast those minutes) without a warning.
  */
 export const cancelAbandonedShift: ShiftAction = async (container, row) => {
   const client = clientFor(providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!))

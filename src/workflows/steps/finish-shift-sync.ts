@@ -30,8 +30,9 @@ export const finishShiftSyncStep = createStep(
       ? await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: planned, state: "pending" })
       : []
     const candidates = [
-      // A read that failed keeps the backoff its record set: the shift is read again then, whatever the actions did.
-      recorded.error ? row.next_sync_at && new Date(row.next_sync_at) : rowSyncAt(row, options, now),
+      // A read that failed keeps the backoff its record set (the shift is read again then, whatever the actions did),
+      // and a record that scheduled the row by its shift keeps that.
+      recorded.error || recorded.cadence_recorded ? row.next_sync_at && new Date(row.next_sync_at) : rowSyncAt(row, options, now),
       ...pending.map((action) => (action.next_attempt_at ? new Date(action.next_attempt_at) : now)),
       ...(input.outcomes.some((outcome) => outcome?.reread) ? [now] : []),
       // Marked meanwhile by a process that takes no lock (the cancel's subscriber, the job looking for unheard

@@ -9,7 +9,7 @@ import { assertRefundShiftUnfunded, assertShortRefundShiftClosed, closeRefundShi
 /**
  * The manual refund mode: the merchant paid the shopper back by other means. Refused once the merchant's
  * deposit reached the refund shift (asked of the service, not the last sync: the shopper would be paid
- * twice), unless it paid short and can take no more; an unfunded one is canceled when the service allows.
+ * twice), unless it paid short and can take no more; an unfunded one is canceled once the service allows.
  * A refund whose shift could not be made (still `creating`, e.g. refused by the service) can be closed this
  * way too.
  */
@@ -40,9 +40,9 @@ export const markRefundPaidManuallyStep = createStep(
         if (stage !== "underpaid") throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The refund shift can't be judged yet ("${shift.status}"): sync it later.`)
         depositsAtMark = depositsKept(shift)
       } else {
+        // Unfunded, it is canceled at the service by the sync that follows (a durable action: the service
+        // refuses a cancel in a shift's first minutes).
         await assertRefundShiftUnfunded(client, row.shift_id, "checking the refund shift")
-        // Unfunded, it is harmless: a refused cancel (too early) does not stop the record.
-        await client.cancelOrder(row.shift_id).catch(() => undefined)
       }
     }
     await closeRefundShiftAction(ledger, row.id, "paid_manually")

@@ -5,7 +5,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
-import { awaitsOrderDecision, depositsKept, hasPromptActions, isTerminal, planRefundShift, planSettings, planShiftActions, planWithoutShift, type ShiftActionPlan } from "../../lib/shift/shift-actions"
+import { awaitsOrderDecision, hasPromptActions, isTerminal, planMarkedRefund, planRefundShift, planSettings, planShiftActions, planWithoutShift, type ShiftActionPlan } from "../../lib/shift/shift-actions"
 import { nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
@@ -26,6 +26,8 @@ export type RecordedShift = {
   /** The shift as observed and recorded: the provider takes it instead of reading it again (the actions hand it over). */
   observed?: ObservedShift
   error?: string
+  /** The row's next read is already scheduled by what the service said, not by its ledger status: the sync's end keeps it. */
+  cadence_recorded?: boolean
 }
 
 const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedShift => ({
@@ -108,15 +110,12 @@ export const recordShiftObservationStep = createStep(
 
     if (row.kind === "refund" && row.status === "paid_manually") {
       // The merchant paid it by other means: the ledger keeps that (a sync reopening it would have the shopper
-      // paid again). A deposit to its shift anyway (beyond what a short one had kept) paid the shopper twice:
-      // flagged for the merchant.
-      const keptAtMark = Number((row.flags?.paid_manually as { deposits_kept?: number } | undefined)?.deposits_kept ?? 0)
-      const funded = depositsKept(shift) > keptAtMark ? shift.status : null
+      // paid again). Its shift is closed at the service, and a deposit to it anyway is flagged and told.
+      const plan = planMarkedRefund(row, shift)
       await ledger.updateSwapShifts({
         id: row.id,
         snapshot: shift as unknown as Record<string, unknown>,
-        // Read afresh each time: a deposit the service then sent back to the merchant paid nobody twice.
-        flags: { ...(row.flags ?? {}), paid_twice: funded },
+        flags: plan.flags,
         last_synced_at: now,
         sync_failures: 0,
         last_error: null,
@@ -127,8 +126,9 @@ export const recordShiftObservationStep = createStep(
           now
         ),
       })
-      if (funded && !row.flags?.paid_twice) container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: refund ${row.id} was marked paid by other means, and its refund shift was funded too (${funded})`)
-      return new StepResponse(NOTHING_TO_DO(observation))
+      if (plan.events.length) container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: refund ${row.id} was marked paid by other means, and its refund shift was funded too (${shift.status})`)
+      // Its cadence follows the shift, not the row's own status: the sync's end keeps it.
+      return new StepResponse<RecordedShift>({ ...NOTHING_TO_DO(observation), plan, cadence_recorded: true })
     }
 
     const fields = ledgerFieldsFromShift(shift, row)

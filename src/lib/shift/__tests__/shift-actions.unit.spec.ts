@@ -1,6 +1,6 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { decideStatus, type StatusDecision, type StatusPolicy } from "../status-map"
-import { awaitsOrderDecision, depositsKept, hasActions, hasPromptActions, isTerminal, planShiftActions, planWithoutShift, type ShiftActionState } from "../shift-actions"
+import { awaitsOrderDecision, depositsKept, hasActions, hasPromptActions, isTerminal, planMarkedRefund, planShiftActions, planWithoutShift, type ShiftActionState } from "../shift-actions"
 import { nextSyncAt, retryAt } from "../sync-cadence"
 import { freshPayment } from "./ledger-row-fixture"
 
@@ -323,6 +323,28 @@ describe("planShiftActions", () => {
   it("acts on nothing for a refund shift or a session-less row", () => {
     expect(hasActions(plan({ kind: "refund" }, { status: "settled" }))).toBe(false)
     expect(hasActions(plan({ payment_session_id: null }, { status: "processing" }))).toBe(false)
+  })
+})
+
+describe("planMarkedRefund", () => {
+  const marked = (flags: Record<string, unknown> = {}) => ({ flags: { paid_manually: { by: "user_1", deposits_kept: 0 }, ...flags } })
+
+  it("cancels a refund shift marked paid by other means while it still takes a deposit, and nothing else", () => {
+    expect(planMarkedRefund(marked(), { status: "waiting" })).toMatchObject({ cancelAbandoned: true, events: [], flags: { paid_twice: null } })
+    const expired = planMarkedRefund(marked(), { status: "expired" })
+    expect(hasActions(expired)).toBe(false)
+    expect(expired.events).toEqual([])
+  })
+
+  it("flags a deposit beyond what it kept at the mark, tells it once, and clears it when the service sent it back", () => {
+    const funded = planMarkedRefund(marked(), { status: "settled" })
+    expect(funded).toMatchObject({ cancelAbandoned: false, flags: { paid_twice: "settled" }, events: ["crypto-swap.shift.refund_paid_twice"] })
+    expect(planMarkedRefund(marked({ paid_twice: "settled" }), { status: "settled" }).events).toEqual([])
+    expect(planMarkedRefund(marked({ paid_twice: "refund" }), { status: "refunded" }).flags.paid_twice).toBeNull()
+    // A short refund kept its first deposit at the mark: only a second one paid twice.
+    const short = { flags: { paid_manually: { by: "user_1", deposits_kept: 1 } } }
+    expect(planMarkedRefund(short, { status: "settled" }).flags.paid_twice).toBeNull()
+    expect(planMarkedRefund(short, { status: "multiple", deposits: [{ status: "settled" }, { status: "processing" }] }).flags.paid_twice).toBe("multiple")
   })
 })
 

@@ -25,6 +25,9 @@ const OPEN_STATUSES = new Set(["waiting", "pending", "processing", "settling", "
 export function resolveButtons(line: PaymentLine): Omit<ShiftButtonsProps, "ledgerId" | "className"> | null {
   const settled = line.status === "settled"
   switch (line.attention) {
+    case "refund_paid_twice":
+      // Marked paid by other means, and its shift paid the shopper too: recovered outside the plugin.
+      return { sync: true }
     case "action_stopped":
       return { retry: true, sync: true }
     case "paid_no_order":
