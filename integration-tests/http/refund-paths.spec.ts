@@ -125,17 +125,22 @@ medusaIntegrationTestRunner({
       return { ...paid, row }
     }
 
-    /** The refund shift's deadline passes, as the service reports it on the next read (its clock, not the store's). */
-    function passDeadline(shiftId: string) {
+    /**
+     * The refund shift's deadline passed `agoMs` ago, as the service reports it on the next read (its clock, not
+     * the store's). By default a minute: a deposit already on its way may still reach it for the hour after.
+     */
+    function passDeadline(shiftId: string, agoMs = 60_000) {
       const shift = env.sandbox.getShift(shiftId)!
       env.sandbox.addFault({
         method: "GET",
         path: `/v2/shifts/${shiftId}`,
         status: 200,
-        body: JSON.stringify({ ...shift, expiresAt: new Date(Date.now() - 60_000).toISOString() }),
+        body: JSON.stringify({ ...shift, expiresAt: new Date(Date.now() - agoMs).toISOString() }),
         times: 1,
       })
     }
+    /** Past the hour after its deadline in which a late deposit may still reach a refund shift. */
+    const LATE_HOUR_PASSED_MS = 61 * 60_000
 
     /** A settled order refunded 20 by the admin, with the refund's ledger row once a tick made its shift. */
     async function refundedOrder() {
@@ -524,11 +529,14 @@ medusaIntegrationTestRunner({
       const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=refund_sent_back", admin)
       expect(listed.payments.map((line: any) => line.id)).toEqual([row.id])
 
-      // Until its deadline the shift still takes a deposit of the right amount: no second shift beside it yet.
+      // Until an hour after its deadline the shift may still receive a deposit of the right amount already on its
+      // way: no second shift beside it yet.
       const early = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin))
       expect(early.status).toBe(400)
-      expect(early.data.message).toContain("takes a deposit until")
+      expect(early.data.message).toContain("can still receive a deposit")
       passDeadline(row.shift_id!)
+      expect((await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin))).data.message).toContain("can still receive a deposit")
+      passDeadline(row.shift_id!, LATE_HOUR_PASSED_MS)
       const renewed = await api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin)
       expect(renewed.data.shift).toMatchObject({ id: row.id, status: "waiting", refund_id: row.refund_id, terminal: false })
       expect(renewed.data.shift.shift_id).not.toBe(row.shift_id)
@@ -560,8 +568,8 @@ medusaIntegrationTestRunner({
       const { data: status } = await api.get("/admin/crypto-swap/status", admin)
       expect(status.refunds.filter((refund: any) => refund.id === row.id)).toEqual([expect.objectContaining({ status: "multiple", sent_back: "refunded" })])
 
-      // Past the deadline the same refund gets a new shift, as one sent back in a single deposit does.
-      passDeadline(row.shift_id!)
+      // An hour past the deadline the same refund gets a new shift, as one sent back in a single deposit does.
+      passDeadline(row.shift_id!, LATE_HOUR_PASSED_MS)
       const renewed = await api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin)
       expect(renewed.data.shift).toMatchObject({ id: row.id, status: "waiting", refund_id: row.refund_id, terminal: false })
       expect(renewed.data.shift.flags?.sent_back ?? null).toBeNull()
@@ -587,6 +595,58 @@ medusaIntegrationTestRunner({
       const [recovered] = await refundRows(container, payment.id)
       expect(made().map((shift) => shift.id)).toEqual([recovered.shift_id])
       expect(recovered.status).toBe("waiting")
+    })
+
+    it("asks an admin instead of making a second variable-rate refund shift when the service's answer to the first was lost", async () => {
+      const container = getContainer()
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      const paid = await paidOrder(container, shop, env.control, PROVIDERS.default, { deposit_coin: "USDC", deposit_network: "algorand", refund_address: "F".repeat(58) })
+      // The service makes the refund shift, and its answer is lost on the way back. A variable shift has no quote
+      // to find it again by, and each one pays the shopper whatever is sent to it for a week.
+      env.sandbox.addFault({ method: "POST", path: "/v2/shifts/variable", afterHandling: true, reset: true, times: 1 })
+      await api.post(`/admin/payments/${paid.payments[0].id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [cut] = await refundRows(container, paid.payments[0].id)
+      const made = () => env.sandbox.shifts().filter((shift) => shift.externalId === cut.id)
+      expect(made()).toHaveLength(1)
+      expect(cut).toMatchObject({ status: "creating", shift_id: null })
+      const creation = async () => (await ledgerOf(container).listSwapShiftActions({ swap_shift_id: cut.id, kind: "create_refund_shift" }))[0]
+      expect(await creation()).toMatchObject({ state: "attention", last_error: expect.stringContaining("may have made it") })
+      const attention = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.attention")
+      expect(attention).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: cut.id, action: "create_refund_shift" }) })])
+      await ledgerOf(container).updateSwapShifts({ id: cut.id, next_sync_at: new Date() })
+      await reconcile(container)
+      expect(made()).toHaveLength(1)
+      const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=action_stopped", admin)
+      expect(listed.payments.map((line: any) => line.id)).toEqual([cut.id])
+
+      // The admin found and canceled it at the service, and asks again: one new shift.
+      await api.post(`/admin/crypto-swap/shifts/${cut.id}/retry`, {}, admin)
+      expect(made()).toHaveLength(2)
+      expect(await ledgerRow(container, { id: cut.id })).toMatchObject({ status: "waiting", shift_id: made()[1].id })
+    })
+
+    it("asks an admin instead of a second variable-rate refund shift after a crash while the first was asked for, and retries a plain refusal alone", async () => {
+      const container = getContainer()
+      const paid = await paidOrder(container, shop, env.control, PROVIDERS.default, { deposit_coin: "USDC", deposit_network: "algorand", refund_address: "G".repeat(58) })
+      // A refusal made nothing: tried again on its own.
+      env.sandbox.addFault({ method: "POST", path: "/v2/shifts/variable", status: 400, body: JSON.stringify({ error: { message: "Invalid address" } }), times: 100 })
+      await api.post(`/admin/payments/${paid.payments[0].id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      const [refused] = await refundRows(container, paid.payments[0].id)
+      const creation = async () => (await ledgerOf(container).listSwapShiftActions({ swap_shift_id: refused.id, kind: "create_refund_shift" }))[0]
+      expect(await creation()).toMatchObject({ state: "pending", last_error: expect.stringContaining("Invalid address") })
+      expect(refused.flags?.variable_shift_asked_at ?? null).toBeNull()
+      await env.control.clearFaults()
+
+      // The process died after the next request went out: what it left on the row says it was asked.
+      await ledgerOf(container).updateSwapShifts({ id: refused.id, flags: { ...(refused.flags ?? {}), variable_shift_asked_at: new Date().toISOString() } })
+      await api.post(`/admin/crypto-swap/shifts/${refused.id}/sync`, {}, admin)
+      await ledgerOf(container).updateSwapShiftActions({ id: (await creation()).id, next_attempt_at: null })
+      await ledgerOf(container).updateSwapShifts({ id: refused.id, next_sync_at: new Date() })
+      await reconcile(container)
+      expect(env.sandbox.shifts().filter((shift) => shift.externalId === refused.id)).toHaveLength(0)
+      expect(await creation()).toMatchObject({ state: "attention", last_error: expect.stringContaining("may have made it") })
     })
 
     it("asks the store to deposit enough for the shopper to get back what they paid for the refunded value (refundFees: store)", async () => {
@@ -779,6 +839,34 @@ medusaIntegrationTestRunner({
       expect(told).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: row.id }) })])
     })
 
+    it("shows a variable-rate refund shift that sent the store's deposit back as still open for another, and lets the admin close it meanwhile", async () => {
+      const container = getContainer()
+      const { order, row } = await variableRefund("E".repeat(58))
+      // Below the shift's minimum: the service sends it back to the merchant, and the address still takes deposits for its week.
+      await env.control.deposit(row.shift_id!, { amount: new BigNumber(row.deposit_min!).div(2).toFixed() })
+      await env.control.walk(row.shift_id!, ["refunding", "refunded"])
+      await reconcile(container)
+      expect(await ledgerRow(container, { id: row.id })).toMatchObject({ status: "refunded", terminal: true })
+      const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)
+      const { view } = data.shifts.find((shift: any) => shift.id === row.id)
+      expect(view.headline).toBe("Refund not sent: the service sent your deposit back")
+      expect(view.next_step).toContain(`to the same address before ${new Date(row.expires_at!).toISOString()}`)
+      expect(view.payment_uri).toBeTruthy()
+
+      // Renewing it would leave this address open beside a new one, unwatched.
+      const renew = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin))
+      expect(renew.status).toBe(400)
+      expect(renew.data.message).toContain("can still receive a deposit")
+      // Paid by other means, it is closed at once and its address watched for a deposit to it until it expires.
+      const marked = await api.post(`/admin/crypto-swap/shifts/${row.id}/mark-refunded`, { note: "paid by bank transfer" }, admin)
+      expect(marked.data.shift).toMatchObject({ status: "paid_manually" })
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: row.id })).next_sync_at).not.toBeNull()
+      await env.control.deposit(row.shift_id!, { amount: row.deposit_estimate! })
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
+      expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice).toBeTruthy()
+    })
+
     it("lets the admin close a variable-rate refund paid short once its shift expired, and flags a deposit to it after that", async () => {
       const container = getContainer()
       const { row } = await variableRefund("C".repeat(58))
@@ -820,6 +908,15 @@ medusaIntegrationTestRunner({
       const listed = async () => (await api.get("/admin/crypto-swap/status", admin)).data.refunds.filter((refund: any) => refund.id === first.id)
       expect(await listed()).toEqual([expect.objectContaining({ status: "expired", amount_due: "20", order_id: order.id })])
 
+      // A transfer the merchant sent at the deadline may still arrive for an hour: the refund follows the expired
+      // shift until then, and a second shift beside it could pay the shopper twice.
+      const tooSoon = await failing(api.post(`/admin/crypto-swap/shifts/${first.id}/renew-refund`, {}, admin))
+      expect(tooSoon.status).toBe(400)
+      expect(tooSoon.data.message).toContain("can still receive a deposit already on its way until")
+      expect(await ledgerRow(container, { id: first.id })).toMatchObject({ status: "expired", shift_id: first.shift_id })
+      expect((await ledgerRow(container, { id: first.id })).next_sync_at).not.toBeNull()
+
+      passDeadline(first.shift_id!, LATE_HOUR_PASSED_MS)
       const renewed = await api.post(`/admin/crypto-swap/shifts/${first.id}/renew-refund`, {}, admin)
       expect(renewed.data.sync_error).toBeNull()
       expect(renewed.data.shift).toMatchObject({ id: first.id, status: "waiting", refund_id: first.refund_id, terminal: false })

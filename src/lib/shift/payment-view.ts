@@ -210,9 +210,18 @@ function sayWording(wording: { headline: ShopperText; next_step: ShopperText }, 
   return { headline: say(wording.headline), next_step: say(wording.next_step) }
 }
 
-/** A variable-rate refund shift that paid the shopper short takes the rest until it expires. */
+/** The service sent the store's deposit to a refund shift back (every deposit of a `multiple` one). */
+const refundSentBack = (row: LedgerRowView) => row.status === "refunded" || row.flags?.sent_back === "refunded"
+
+/**
+ * A variable-rate refund shift takes deposits until it expires: the rest of what it paid the shopper short, or
+ * another after the service sent the store's back.
+ */
 const refundTakesRest = (row: LedgerRowView, stage: PaymentStage, now: Date) =>
-  row.kind === "refund" && stage === "underpaid" && Boolean(row.expires_at) && new Date(row.expires_at!) > now
+  row.kind === "refund" &&
+  (stage === "underpaid" || (stage === "refund" && row.type === "variable" && refundSentBack(row))) &&
+  Boolean(row.expires_at) &&
+  new Date(row.expires_at!) > now
 
 /**
  * What a refund paid short still owes: in the shopper's coin when the store pays the fees, else in the
@@ -231,6 +240,10 @@ function refundShortWording(row: LedgerRowView, now: Date): { headline: string; 
   return { headline, next_step }
 }
 
+/** What to send to a variable refund shift: about what pays the shopper their share (refund_target), else anything in its range. */
+const variableRefundAmount = (row: LedgerRowView) =>
+  row.deposit_estimate ? `about ${row.deposit_estimate}` : `between ${row.deposit_min} and ${row.deposit_max}`
+
 /**
  * What a refund the store owes says until the service settles it: pending, and what to send where, so
  * nobody takes Medusa's "refunded" for money that reached the shopper.
@@ -244,9 +257,7 @@ function refundWording(stage: PaymentStage, row: LedgerRowView, now: Date): { he
   if (row.status === "paid_manually") return { headline: "Refunded by other means", next_step: "Nothing to do." }
   switch (stage) {
     case "awaiting_deposit": {
-      // A variable one: about what pays the shopper their share (refund_target), else anything in its range.
-      const variableAmount = row.deposit_estimate ? `about ${row.deposit_estimate}` : `between ${row.deposit_min} and ${row.deposit_max}`
-      const amount = row.type === "variable" ? variableAmount : `exactly ${row.deposit_amount}`
+      const amount = row.type === "variable" ? variableRefundAmount(row) : `exactly ${row.deposit_amount}`
       const deadline = row.type !== "variable" && row.expires_at ? ` before ${new Date(row.expires_at).toISOString()}` : ""
       return {
         headline: `Refund pending: send ${amount} ${row.deposit_coin} on ${row.deposit_network}`,
@@ -262,10 +273,17 @@ function refundWording(stage: PaymentStage, row: LedgerRowView, now: Date): { he
     case "refunded":
       return { headline: "Refunded: the shopper was paid", next_step: `The service sent ${row.settle_amount ? `${row.settle_amount} ` : ""}${destination}.` }
     case "expired":
-      return { headline: "Refund not sent: the refund shift expired unfunded", next_step: "Nothing reached the shopper. Renew the refund shift when you are ready to send (its fixed rate holds for about 15 minutes), or mark it paid by other means." }
+      return { headline: "Refund not sent: the refund shift expired unfunded", next_step: "Nothing reached the shopper. Renew the refund shift when you are ready to send, from an hour after it expired (a deposit already on its way may still reach it until then), or mark it paid by other means." }
     case "refund": {
       const why = row.issue ? ` (${row.issue})` : ""
-      return row.status === "refunded"
+      if (refundTakesRest(row, stage, now)) {
+        const until = new Date(row.expires_at!).toISOString()
+        return {
+          headline: "Refund not sent: the service sent your deposit back",
+          next_step: `Nothing reached the shopper${why}. Send ${variableRefundAmount(row)} ${row.deposit_coin} to the same address before ${until}, or pay by other means and mark the refund paid.`,
+        }
+      }
+      return refundSentBack(row)
         ? { headline: "Refund not sent: the service sent your deposit back", next_step: `Nothing reached the shopper${why}. Renew the refund shift when you are ready to send the exact amount before its deadline, or mark it paid by other means.` }
         : { headline: "Refund not sent: the service is sending your deposit back", next_step: `Nothing reached the shopper${why}. Once your deposit is back, renew the refund shift or mark it paid by other means.` }
     }

@@ -70,6 +70,17 @@ export function classifyFailure(failure: Failure): { retryable: boolean; userErr
   return NEITHER
 }
 
+/**
+ * Whether a call that creates something may have created it although it failed: no answer (a timeout, a
+ * dropped connection), an answer garbled on the way, or a fault of the service's own. A refusal (a 4xx, a
+ * validation 500, the client's own check) made nothing.
+ */
+export function mayHaveActed(error: unknown): boolean {
+  if (!(error instanceof SwapServiceError)) return true
+  if (error.userError || error.status === 429) return false
+  return error.status === undefined || error.status < 400 || error.status >= 500
+}
+
 export type SwapServiceErrorInit = Failure & {
   operation: string
   retryAfterMs?: number

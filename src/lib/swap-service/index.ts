@@ -9,7 +9,7 @@ export {
   type VariableShiftRequest,
   type CheckoutRequest,
 } from "./client"
-export { SwapServiceError, classifyFailure, parseRetryAfter, type Failure, type FailureKind } from "./errors"
+export { SwapServiceError, classifyFailure, mayHaveActed, parseRetryAfter, type Failure, type FailureKind } from "./errors"
 export { MAX_RETRY_WAIT_MS, type CallLimits } from "./transport"
 export {
   coinSchema,

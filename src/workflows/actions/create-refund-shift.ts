@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { catalogueFor, clientFor, providerById, type RegisteredProvider } from "../../lib/provider-registry"
-import { chooseShiftType, findCoinNetwork, type Coin, type CoinPair, type Quote, type Shift } from "../../lib/swap-service"
+import { chooseShiftType, findCoinNetwork, mayHaveActed, type Coin, type CoinPair, type Quote, type Shift } from "../../lib/swap-service"
 import { coveringDeposit } from "../../lib/shift/covering-deposit"
 import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
@@ -9,7 +9,7 @@ import { countedFigures, refundQuoteRequest, refundTarget, type RefundTarget, wi
 import { heldRefundId, isOrderRefund } from "../../lib/shift/refund-ids"
 import { creditedAmount } from "../../lib/shift/underpayment"
 import { creditedTopUps } from "../steps/payment-credit"
-import type { LedgerShift, ShiftAction } from "./shift-action"
+import { ActionNeedsAdmin, type LedgerShift, type ShiftAction } from "./shift-action"
 
 /** A recorded quote this close to its end is not used to make a shift: it could expire on the way. */
 const QUOTE_MARGIN_MS = 30_000
@@ -19,7 +19,8 @@ const QUOTE_MARGIN_MS = 30_000
  * sent wrongly goes back to the merchant's settlement address. The quote is recorded before the shift
  * is asked for: when the answer is lost (a timeout, a crash), the next attempt asks again with the same
  * quote and the service answers with the shift it already made, never a second one. A coin the service
- * settles only at a variable rate gets a variable refund shift: a range to send, and no such recovery. It
+ * settles only at a variable rate gets a variable refund shift: a range to send, and no such recovery, so
+ * one whose answer was lost is never asked for again unattended (`flags.variable_shift_asked_at`). It
  * keeps what the quote would have fixed (`flags.refund_target`): whatever the merchant sends is judged by it.
  */
 export const createRefundShift: ShiftAction = async (container, row) => {
@@ -45,13 +46,25 @@ export const createRefundShift: ShiftAction = async (container, row) => {
   let target: RefundTarget | null = null
   let estimate: string | null = null
   if (variableOnly) {
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const askedAt = row.flags?.variable_shift_asked_at
+    if (typeof askedAt === "string") await lostVariableShift(ledger, row, askedAt, "no answer was recorded (the process stopped?)")
     target = refundTarget(await refundRequest(container, provider, row, coins))
     estimate = await depositEstimate(provider, coins, pair, target).catch((error) => {
       // Only a guide: the refund shift is made without it, and the admin is shown the range.
       container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: no deposit estimate for refund ${row.id}: ${(error as Error).message}`)
       return null
     })
-    shift = await clientFor(provider).createVariableShift({ ...pair, ...destination }, context)
+    // Written before asking: a crash before the answer is recorded leaves it, and the next attempt asks an admin.
+    const asking = new Date().toISOString()
+    await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), variable_shift_asked_at: asking } })
+    shift = await clientFor(provider)
+      .createVariableShift({ ...pair, ...destination }, context)
+      .catch(async (error: unknown) => {
+        if (mayHaveActed(error)) await lostVariableShift(ledger, row, asking, (error as Error).message)
+        await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), variable_shift_asked_at: null } })
+        throw error
+      })
   } else {
     const recorded = row.refund_quote as Quote | null
     const quote =
@@ -68,6 +81,20 @@ export const createRefundShift: ShiftAction = async (container, row) => {
     history: "refund_shift_created",
     reread: false,
   }
+}
+
+/**
+ * A variable refund shift was asked for and its answer is lost: the service may have made it, nothing finds it
+ * by the store's id, and it would pay the shopper whatever is sent to it for a week (and hold one of the
+ * account's few open variable orders). Another is asked for only when an admin retries, after looking.
+ */
+async function lostVariableShift(ledger: CryptoSwapModuleService, row: LedgerShift, askedAt: string, why: string): Promise<never> {
+  // The admin's retry asks anew.
+  await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), variable_shift_asked_at: null } })
+  throw new ActionNeedsAdmin(
+    `A variable refund shift was asked for at ${askedAt} and ${why}: the service may have made it (external id ${row.id}). ` +
+      "Find it at the service and cancel it, then retry to ask for a new one."
+  )
 }
 
 async function recordNewQuote(

@@ -32,3 +32,9 @@ export type ShiftActionFailure = (row: LedgerShift, now: Date) => Pick<ShiftActi
  * minutes): counted and retried like any failure, but logged at debug, since nothing is wrong yet.
  */
 export class ActionNotYet extends Error {}
+
+/**
+ * Thrown by an action that must not be tried again unattended (the service may have acted on a request
+ * whose answer was lost, and a repeat would act twice): it waits for an admin at once, whatever its attempts.
+ */
+export class ActionNeedsAdmin extends Error {}

@@ -119,9 +119,19 @@ export const recordShiftObservationStep = createStep(
         last_synced_at: now,
         sync_failures: 0,
         last_error: null,
-        // Watched while its shift can still be funded (a transfer already on its way), then left.
+        // Watched while its shift can still be funded (a transfer already on its way, a variable address open), then left.
         next_sync_at: nextSyncAt(
-          { status: shift.status, terminal: isTerminal(shift), actionPending: false, failures: 0, expiresAt: shift.expiresAt, createdAt: row.created_at, kind: row.kind },
+          {
+            status: shift.status,
+            terminal: isTerminal(shift),
+            actionPending: false,
+            failures: 0,
+            expiresAt: shift.expiresAt,
+            createdAt: row.created_at,
+            kind: row.kind,
+            type: row.type,
+            refundOpen: true,
+          },
           options.reconcile,
           now
         ),

@@ -1,36 +1,44 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { CryptoSwapModuleService } from "../../modules/crypto-swap"
-import type { SwapServiceClient } from "../../lib/swap-service"
+import type { Shift, SwapServiceClient } from "../../lib/swap-service"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { isTerminal } from "../../lib/shift/shift-actions"
 import { sentBackInFull } from "../../lib/shift/status-map"
+import { LATE_DEPOSIT_WATCH_MS } from "../../lib/shift/sync-cadence"
 
 /**
  * What the service says of a refund shift now, never the ledger's last sync: refuses when the merchant's
- * deposit reached it (it pays the shopper, or is on its way back) or the service can't say.
+ * deposit reached it (it pays the shopper, or is on its way back) or the service can't say. One the service
+ * sent back in full holds nothing.
  */
 export async function assertRefundShiftUnfunded(client: SwapServiceClient, shiftId: string, doing: string) {
   const shift = await client.getShift(shiftId).catch((error) => {
     throw toMedusaError(error, doing)
   })
-  if (sentBackInFull(shift)) {
-    // Sent back in full, it holds nothing; but until its deadline it still takes a deposit of the right
-    // amount, which would pay the shopper a second time.
-    if (shift.expiresAt && Date.parse(shift.expiresAt) <= Date.now()) return shift
-    throw new MedusaError(
-      MedusaError.Types.NOT_ALLOWED,
-      `The service sent the deposit back, but the refund shift takes a deposit until ${shift.expiresAt ?? "its deadline"}: ` +
-        "renew it or mark it paid after that, so that a deposit sent to it again can't pay the shopper twice."
-    )
-  }
   const funded = Boolean(shift.depositHash) || (shift.deposits?.length ?? 0) > 0 || !["waiting", "expired"].includes(shift.status)
-  if (funded) {
+  if (funded && !sentBackInFull(shift)) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       `The refund shift has received a deposit ("${shift.status}"): it pays the shopper. Wait for it to settle, or for the service to send it back.`
     )
   }
   return shift
+}
+
+/**
+ * A refund shift no deposit can reach any more: past its deadline, and past the hour after it in which one
+ * already on its way may still arrive (the service may release it to the shopper from review). Until then a
+ * second shift beside it could pay the shopper twice, so the refund follows this one.
+ */
+export function assertRefundShiftClosed(shift: Shift) {
+  const closesAt = shift.expiresAt ? Date.parse(shift.expiresAt) + LATE_DEPOSIT_WATCH_MS : null
+  if (closesAt !== null && closesAt <= Date.now()) return
+  const open = shift.expiresAt && Date.parse(shift.expiresAt) > Date.now() ? ` It takes deposits until ${shift.expiresAt}: send the right amount to it instead.` : ""
+  throw new MedusaError(
+    MedusaError.Types.NOT_ALLOWED,
+    `The refund shift can still receive a deposit already on its way until ${closesAt === null ? "its deadline has passed" : new Date(closesAt).toISOString()}, ` +
+      `which would pay the shopper: renew it after that, so that the shopper can't be paid twice.${open}`
+  )
 }
 
 /**

@@ -2,13 +2,13 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { clientFor, providerById } from "../../lib/provider-registry"
-import { assertRefundShiftUnfunded, restartRefundShiftAction } from "./refund-shift-state"
+import { assertRefundShiftClosed, assertRefundShiftUnfunded, restartRefundShiftAction } from "./refund-shift-state"
 
 /**
  * A refund shift lives as long as its fixed rate's quote: when it expired before the merchant funded
  * it, or the service sent the merchant's deposit back (a wrong amount, too late), the same refund gets a
- * new quote and shift from the sync that follows. Asked for by the admin when ready to send, so nothing
- * renews quotes unattended.
+ * new quote and shift from the sync that follows, once no deposit can reach the old one (which nothing
+ * follows after this). Asked for by the admin when ready to send, so nothing renews quotes unattended.
  */
 export const renewRefundShiftStep = createStep("crypto-swap-renew-refund-shift", async (input: { ledger_id: string }, { container }) => {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
@@ -19,9 +19,9 @@ export const renewRefundShiftStep = createStep("crypto-swap-renew-refund-shift",
       "Only a refund whose shift expired before it was funded, or whose deposit the service sent back, can be renewed."
     )
   }
-  // Ended shifts are no longer followed: a deposit that arrived at the deadline shows only at the service.
+  // Asked of the service: a deposit that arrived at the deadline may not have been synced yet.
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
-  await assertRefundShiftUnfunded(clientFor(provider), row.shift_id, "checking the expired refund shift")
+  assertRefundShiftClosed(await assertRefundShiftUnfunded(clientFor(provider), row.shift_id, "checking the expired refund shift"))
   const now = new Date()
   await ledger.updateSwapShifts({
     id: row.id,

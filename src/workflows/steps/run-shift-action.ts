@@ -5,7 +5,7 @@ import type { ShiftActionKind } from "../../modules/crypto-swap/models/swap-shif
 import { providerById } from "../../lib/provider-registry"
 import { retryAt } from "../../lib/shift/sync-cadence"
 import { SHIFT_ACTIONS } from "../actions"
-import { ActionNotYet } from "../actions/shift-action"
+import { ActionNeedsAdmin, ActionNotYet } from "../actions/shift-action"
 import type { RecordedShift, SyncSource } from "./record-shift-observation"
 
 /** `blocked`: not tried, waiting on another action (a capture waits for the order to be placed). */
@@ -16,8 +16,9 @@ const MAX_ERROR_LENGTH = 500
 
 /**
  * Runs one due action and records how it went on its ledger record. A failure never throws: it would
- * roll back the sync. It is counted, logged and retried with backoff; after `maxActionAttempts` the
- * action waits in `attention` and `crypto-swap.shift.attention` is emitted, once.
+ * roll back the sync. It is counted, logged and retried with backoff; after `maxActionAttempts` (or at
+ * once, for one that must not be repeated unattended) the action waits in `attention` and
+ * `crypto-swap.shift.attention` is emitted, once.
  */
 export const runShiftActionStep = createStep(
   "crypto-swap-run-shift-action",
@@ -64,7 +65,7 @@ export const runShiftActionStep = createStep(
     } catch (error) {
       const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
       const message = ((error as Error).message ?? String(error)).slice(0, MAX_ERROR_LENGTH)
-      const attention = attempts >= options.reconcile.maxActionAttempts
+      const attention = attempts >= options.reconcile.maxActionAttempts || error instanceof ActionNeedsAdmin
       const next = attention ? null : retryAt(attempts, options.reconcile, now)
       await ledger.updateSwapShiftActions({
         id: action.id,

@@ -1,4 +1,4 @@
-import { classifyFailure, parseRetryAfter, SwapServiceError, type Failure } from ".."
+import { classifyFailure, mayHaveActed, parseRetryAfter, SwapServiceError, type Failure } from ".."
 import type { FaultSpec } from "../../../sandbox"
 import { AS_END_USER, BTC_ADDRESS, BTC_TO_USDC, EVM_ADDRESS, failureOf, startAnswerLosingProxy, USDC_CHECKOUT, useSandboxClient, LATE_ANSWER_MS, SHORT_TIMEOUT_MS } from "./sandbox-harness"
 
@@ -12,6 +12,27 @@ const BTC = { coin: "BTC", network: "bitcoin" }
 const ETH = { coin: "ETH", network: "ethereum" }
 const errorBody = (message: string, code?: string) => JSON.stringify({ error: { message, ...(code ? { code } : {}) } })
 const statusesOf = (requests: { status: number | null }[]) => requests.map((request) => request.status)
+
+describe("mayHaveActed", () => {
+  const failed = (failure: Failure) => new SwapServiceError({ operation: "createVariableShift", ...failure })
+
+  it("counts a lost, garbled or faulted answer to a create as one that may have created", () => {
+    expect(mayHaveActed(failed({ kind: "timeout", message: "slow" }))).toBe(true)
+    expect(mayHaveActed(failed({ kind: "network", message: "reset" }))).toBe(true)
+    expect(mayHaveActed(failed({ kind: "malformed", status: 201, message: "not JSON" }))).toBe(true)
+    expect(mayHaveActed(failed({ kind: "response", status: 500, message: "Internal error", code: "UNKNOWN" }))).toBe(true)
+    expect(mayHaveActed(failed({ kind: "response", status: 503, message: "Unavailable" }))).toBe(true)
+    expect(mayHaveActed(new Error("anything else"))).toBe(true)
+  })
+
+  it("counts a refusal as one that made nothing", () => {
+    expect(mayHaveActed(failed({ kind: "response", status: 400, message: "Invalid address" }))).toBe(false)
+    expect(mayHaveActed(failed({ kind: "response", status: 403, message: "too many open orders" }))).toBe(false)
+    expect(mayHaveActed(failed({ kind: "response", status: 429, message: "Rate limit exceeded" }))).toBe(false)
+    expect(mayHaveActed(failed({ kind: "response", status: 500, message: "Amount too low" }))).toBe(false)
+    expect(mayHaveActed(failed({ kind: "invalid_request", message: "bad memo" }))).toBe(false)
+  })
+})
 
 describe("classifyFailure", () => {
   const response = (status: number, message = "Something", code?: string): Failure => ({ kind: "response", status, message, code })

@@ -12,7 +12,7 @@ const REFUND_SHIFT_STATE: Record<string, string> = {
   refund: "The service is returning the store's deposit to its settlement address.",
   refunding: "The service is returning the store's deposit to its settlement address.",
   refunded: "The store's deposit was returned to its settlement address; the shopper was not paid.",
-  expired: "Expired before the store's deposit arrived: record a new refund to try again.",
+  expired: "Expired before the store's deposit arrived: renew the refund shift to try again, from an hour after it expired (a deposit already on its way may still reach it until then).",
   paid_manually: "Marked as refunded by other means.",
 }
 
@@ -48,7 +48,7 @@ export function RefundState({ shift }: { shift: Shift }) {
     <div data-testid="crypto-swap-refund-state">
       {state ? <DetailRow label="Refund">{state}</DetailRow> : null}
       {shift.refund_address ? (
-        <DetailRow label={refundShift ? "If it fails, returns to" : "Refund address"} copy={shift.refund_address}>
+        <DetailRow label={refundShift ? "Pays the shopper at" : "Refund address"} copy={shift.refund_address}>
           {shift.refund_address}
           {shift.refund_memo ? ` (memo ${shift.refund_memo})` : ""}
         </DetailRow>
