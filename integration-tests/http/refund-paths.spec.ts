@@ -534,6 +534,10 @@ medusaIntegrationTestRunner({
       const early = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin))
       expect(early.status).toBe(400)
       expect(early.data.message).toContain("can still receive a deposit")
+      // Nor can it be marked paid by other means before its deadline: a fixed shift can't be canceled once funded.
+      const markedEarly = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/mark-refunded`, {}, admin))
+      expect(markedEarly.status).toBe(400)
+      expect(markedEarly.data.message).toContain("takes a deposit until")
       passDeadline(row.shift_id!)
       expect((await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin))).data.message).toContain("can still receive a deposit")
       passDeadline(row.shift_id!, LATE_HOUR_PASSED_MS)
@@ -818,8 +822,11 @@ medusaIntegrationTestRunner({
       const [cancel] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "cancel_abandoned" })
       expect(cancel).toMatchObject({ state: "pending", attempts: 1 })
 
+      // Its backoff over and the service's minutes past, the job cancels it on its own.
       await env.control.advanceClock(6 * 60)
-      await api.post(`/admin/crypto-swap/shifts/${row.id}/retry`, {}, admin)
+      await ledgerOf(container).updateSwapShiftActions({ id: cancel.id, next_attempt_at: new Date() })
+      await ledgerOf(container).updateSwapShifts({ id: row.id, next_sync_at: new Date() })
+      await reconcile(container)
       expect(env.sandbox.getShift(row.shift_id!)).toMatchObject({ status: "expired" })
       const [canceled] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "cancel_abandoned" })
       expect(canceled).toMatchObject({ state: "done" })
@@ -835,6 +842,7 @@ medusaIntegrationTestRunner({
       const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=refund_paid_twice", admin)
       expect(listed.payments.map((line: any) => line.id)).toEqual([row.id])
       await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
+      expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice).toBe("settled")
       const told = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.refund_paid_twice")
       expect(told).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: row.id }) })])
     })
@@ -857,14 +865,19 @@ medusaIntegrationTestRunner({
       const renew = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/renew-refund`, {}, admin))
       expect(renew.status).toBe(400)
       expect(renew.data.message).toContain("can still receive a deposit")
-      // Paid by other means, it is closed at once and its address watched for a deposit to it until it expires.
+      // Paid by other means meanwhile, it can't be canceled (only a waiting shift can): its address is watched
+      // until it expires, and a deposit that reaches the shopper through it is flagged.
       const marked = await api.post(`/admin/crypto-swap/shifts/${row.id}/mark-refunded`, { note: "paid by bank transfer" }, admin)
       expect(marked.data.shift).toMatchObject({ status: "paid_manually" })
       await reconcile(container)
       expect((await ledgerRow(container, { id: row.id })).next_sync_at).not.toBeNull()
       await env.control.deposit(row.shift_id!, { amount: row.deposit_estimate! })
       await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
-      expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice).toBeTruthy()
+      // On its way, it may yet go back: no payment yet.
+      expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice ?? null).toBeNull()
+      for (const next of ["processing", "settling", "settled"]) await env.control.setDepositStatus(row.shift_id!, 1, next)
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
+      expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice).toBe("multiple")
     })
 
     it("lets the admin close a variable-rate refund paid short once its shift expired, and flags a deposit to it after that", async () => {
@@ -890,6 +903,7 @@ medusaIntegrationTestRunner({
       await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
       expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice ?? null).toBeNull()
       await env.control.deposit(row.shift_id!, { amount: BigNumber.max(row.deposit_min!, "5").toFixed() })
+      for (const next of ["processing", "settling", "settled"]) await env.control.setDepositStatus(row.shift_id!, 1, next)
       await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
       expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice).toBeTruthy()
     })
@@ -959,6 +973,31 @@ medusaIntegrationTestRunner({
       expect(twice.status).toBe(400)
       expect(twice.data.message).toContain("has received a deposit")
       expect((await ledgerRow(container, { id: funded.id })).status).toBe("waiting")
+    })
+
+    it("lists a Medusa refund of a crypto payment the ledger never knew for the merchant to pay back, instead of only logging it", async () => {
+      const container = getContainer()
+      const { payment, shiftId } = await settledOrder()
+      // The ledger has no row for the payment (removed by hand, or a restore that lost it): nothing can make its refund shift.
+      await ledgerOf(container).softDeleteSwapShifts((await ledgerRow(container, { shift_id: shiftId })).id)
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+      await reconcile(container)
+      await reconcile(container)
+      const rows = await refundRows(container, payment.id)
+      expect(rows).toEqual([expect.objectContaining({ status: "payment_unknown", amount_due: "20", currency_code: "usd", shift_id: null, terminal: false })])
+      const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=refund_payment_unknown", admin)
+      expect(listed.payments.map((line: any) => line.id)).toEqual([rows[0].id])
+      const { data: totals } = await api.get(`/admin/crypto-swap/payments/totals`, admin)
+      expect(totals.by_currency).toEqual([expect.objectContaining({ currency_code: "usd", outstanding: "20" })])
+      const { data: shown } = await api.post(`/admin/crypto-swap/shifts/${rows[0].id}/sync`, {}, admin)
+      expect(shown.sync_error).toBeNull()
+      expect(shown.shift.view.headline).toBe("Refund not sent: no crypto payment to refund from")
+
+      // Paid back by other means, it is closed.
+      const marked = await api.post(`/admin/crypto-swap/shifts/${rows[0].id}/mark-refunded`, { note: "paid by bank transfer" }, admin)
+      expect(marked.data.shift).toMatchObject({ status: "paid_manually", terminal: true })
+      const { data: after } = await api.get("/admin/crypto-swap/payments?attention=true", admin)
+      expect(after.payments.map((line: any) => line.id)).not.toContain(rows[0].id)
     })
 
     it("refunds money no order holds through a refund shift, once", async () => {

@@ -11,6 +11,7 @@ export const ATTENTION_REASONS = [
   "underpaid_held",
   "short_after_order",
   "refund_owed",
+  "refund_payment_unknown",
   "refund_address_needed",
   "refund_expired",
   "refund_sent_back",

@@ -15,6 +15,7 @@ const STATUS_COLOR: Record<string, BadgeColor> = {
   multiple: "blue",
   settled: "green",
   paid_manually: "green",
+  payment_unknown: "red",
   review: "red",
   refund: "purple",
   refunding: "purple",

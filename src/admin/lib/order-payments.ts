@@ -39,13 +39,18 @@ export function canRefundViaShift(shift: Shift, payment: AdminPayment | undefine
  */
 export function canMarkRefunded(status: string, refundShort?: unknown, expiresAt?: string | null, sentBack?: unknown): boolean {
   if (refundShort) return Boolean(expiresAt) && Date.parse(expiresAt!) <= Date.now()
-  return ["address_needed", "creating", "waiting", "expired", "refunded"].includes(status) || sentBack === "refunded"
+  return ["payment_unknown", "address_needed", "creating", "waiting", "expired", "refunded"].includes(status) || sentBack === "refunded"
 }
+
+/** How long after its deadline a deposit already on its way may still reach a shift (the server's LATE_DEPOSIT_WATCH_MS). */
+const LATE_DEPOSIT_HOUR_MS = 60 * 60 * 1000
 
 /**
  * A refund shift lives as long as its quote: one that expired unfunded, or whose deposit the service sent
- * back (`refunded`, or every deposit of a `multiple` one: `sentBack`), is renewed when the merchant is ready to send.
+ * back (`refunded`, or every deposit of a `multiple` one: `sentBack`), is renewed when the merchant is ready
+ * to send, from an hour after its deadline (the route refuses sooner, saying until when).
  */
-export function canRenewRefund(status: string, sentBack?: unknown): boolean {
-  return status === "expired" || status === "refunded" || sentBack === "refunded"
+export function canRenewRefund(status: string, sentBack?: unknown, expiresAt?: string | null): boolean {
+  const ended = Boolean(expiresAt) && Date.parse(expiresAt!) + LATE_DEPOSIT_HOUR_MS <= Date.now()
+  return ended && (status === "expired" || status === "refunded" || sentBack === "refunded")
 }

@@ -29,6 +29,7 @@ export const STATUSES = [
   "address_needed",
   "creating",
   "paid_manually",
+  "payment_unknown",
 ]
 
 /** What each reason asks of the merchant, as the list's attention column and filter name it. */
@@ -40,6 +41,7 @@ export const ATTENTION_LABELS: Record<AttentionReason, string> = {
   underpaid_held: "Underpayment held",
   short_after_order: "Order placed, settled short",
   refund_owed: "Paid after cancel: owed",
+  refund_payment_unknown: "Refund of an unknown payment",
   refund_address_needed: "Refund needs an address",
   refund_expired: "Refund shift expired",
   refund_sent_back: "Refund deposit sent back",

@@ -6,7 +6,7 @@
 /** A top-up pays the rest of an underpaid payment, for the same order. */
 export type ShiftKind = "payment" | "refund" | "top_up"
 
-/** The service's status, plus the ledger's own (address_needed, paid_manually); unknown strings pass through. */
+/** The service's status, plus the ledger's own (address_needed, paid_manually, payment_unknown); unknown strings pass through. */
 export type ShiftStatus =
   | "waiting"
   | "pending"
@@ -21,6 +21,7 @@ export type ShiftStatus =
   | "multiple"
   | "address_needed"
   | "paid_manually"
+  | "payment_unknown"
   | (string & {})
 
 export type EventSource = "create" | "poll" | "webhook" | "storefront" | "admin"
@@ -284,6 +285,7 @@ export type AttentionReason =
   | "underpaid_held"
   | "short_after_order"
   | "refund_owed"
+  | "refund_payment_unknown"
   | "refund_address_needed"
   | "refund_expired"
   | "refund_sent_back"

@@ -255,6 +255,12 @@ function refundWording(stage: PaymentStage, row: LedgerRowView, now: Date): { he
   }
   if (row.status === "creating") return { headline: "Refund pending: making the refund shift", next_step: "Nothing to do: the refund shift appears here in a moment." }
   if (row.status === "paid_manually") return { headline: "Refunded by other means", next_step: "Nothing to do." }
+  if (row.status === "payment_unknown") {
+    return {
+      headline: "Refund not sent: no crypto payment to refund from",
+      next_step: "The plugin has no record of the payment this refund is for, so no refund shift can pay it. Pay the shopper back by other means, then mark the refund paid.",
+    }
+  }
   switch (stage) {
     case "awaiting_deposit": {
       const amount = row.type === "variable" ? variableRefundAmount(row) : `exactly ${row.deposit_amount}`

@@ -141,12 +141,13 @@ export function planRefundShift(row: { status: string; refund_address: string | 
 /**
  * A refund the merchant marked paid by other means. Its shift, while it still takes a deposit, is canceled at
  * the service, so nobody funds it by mistake and a variable one gives back its open order. A deposit to it
- * anyway (beyond what a short one had kept at the mark) paid the shopper twice: flagged `paid_twice` as the
- * service says now (one it then sent back to the merchant paid nobody twice), and told once.
+ * anyway that settled (beyond what a short one had kept at the mark) paid the shopper twice: flagged
+ * `paid_twice` as the service says now, and told once.
  */
 export function planMarkedRefund(row: { flags: Record<string, unknown> | null }, shift: { status: string; deposits?: ShiftDepositLike[] | null }): ShiftActionPlan {
   const keptAtMark = Number((row.flags?.paid_manually as { deposits_kept?: number } | undefined)?.deposits_kept ?? 0)
-  const paidTwice = depositsKept(shift) > keptAtMark ? shift.status : null
+  // Paid only once it settled: a deposit on its way may yet go back to the merchant (late, or a wrong amount).
+  const paidTwice = depositsSettled(shift) > keptAtMark ? shift.status : null
   return {
     ...NO_ACTIONS,
     cancelAbandoned: shift.status === "waiting",
@@ -179,6 +180,12 @@ export const DEPOSIT_SEEN_STATUSES: ReadonlySet<string> = new Set(["pending", "p
 export function depositsKept(shift: { status: string; deposits?: ShiftDepositLike[] | null }): number {
   if (shift.status === "multiple") return distinctDeposits(shift).filter((deposit) => DEPOSIT_SEEN_STATUSES.has(deposit.status)).length
   return DEPOSIT_SEEN_STATUSES.has(shift.status) ? 1 : 0
+}
+
+/** How many deposits of a shift settled; a re-sweep of one (EVM) is the same deposit. */
+function depositsSettled(shift: { status: string; deposits?: ShiftDepositLike[] | null }): number {
+  if (shift.status === "multiple") return distinctDeposits(shift).filter((deposit) => deposit.status === "settled").length
+  return shift.status === "settled" ? 1 : 0
 }
 
 /** Stages in which the shopper's money reached the service and was not sent back. */

@@ -26,8 +26,8 @@ export function nextSyncAt(
     type?: string | null
     /** A refund not judged paid in full yet (short, sent back, or a figure missing): its variable address takes deposits until it expires. */
     refundOpen?: boolean
-    /** A refund paid short: the merchant is to send the rest now. */
-    refundShort?: boolean
+    /** A refund the merchant is to send more to now: the rest of one paid short, or again after its deposit was sent back. */
+    refundToSend?: boolean
     /** A `multiple` shift's deposits: it is read at the cadence of the busiest one still moving. */
     deposits?: ReadonlyArray<{ status: string }> | null
     /**
@@ -47,8 +47,9 @@ export function nextSyncAt(
   }
   if (shift.terminal && !shift.actionPending) {
     const wake = shift.wakeAt && shift.wakeAt > now ? shift.wakeAt : null
-    // The rest of a short refund is the merchant's to send now: read like a refund, not like a stray deposit.
-    const watchSeconds = shift.kind === "refund" && shift.refundShort ? cadence.refundSeconds : cadence.openAddressSeconds
+    // The rest of a short refund, or a deposit again after one was sent back, is the merchant's to send now:
+    // read like a refund, not like a stray deposit.
+    const watchSeconds = shift.kind === "refund" && shift.refundToSend ? cadence.refundSeconds : cadence.openAddressSeconds
     const watch = addressOpen(shift, now) ? new Date(now.getTime() + watchSeconds * 1000) : null
     return wake && watch ? (wake < watch ? wake : watch) : wake ?? watch
   }
@@ -77,8 +78,9 @@ function busiestDeposit(deposits: ReadonlyArray<{ status: string }>): string {
  * An address that still takes deposits after its shift is over. A payment's or a top-up's variable address
  * swaps them until it expires: a shopper may pay it again after the payment is over or the top-up counted.
  * A fixed one (a hosted checkout's too) sends back any after its first, and waits for a refund address the
- * shopper may have to be asked for: watched until the late-deposit hour after it expires. The merchant
- * sends the rest of a variable refund not paid in full until it expires.
+ * shopper may have to be asked for: watched until the late-deposit hour after it expires. A refund's
+ * address not paid in full (short, sent back, or marked paid by other means) takes the merchant's deposit
+ * the same way.
  */
 function addressOpen(
   shift: { kind?: string | null; type?: string | null; status: string; expiresAt?: Date | string | null; refundOpen?: boolean },
@@ -86,10 +88,9 @@ function addressOpen(
 ): boolean {
   if (shift.status === "expired" || !shift.expiresAt) return false
   const expiresAt = new Date(shift.expiresAt).getTime()
-  if (shift.kind === "payment" || shift.kind === "top_up") {
-    return shift.type === "variable" ? expiresAt > now.getTime() : expiresAt + LATE_DEPOSIT_WATCH_MS > now.getTime()
-  }
-  return shift.kind === "refund" && Boolean(shift.refundOpen) && shift.type === "variable" && expiresAt > now.getTime()
+  const open = shift.type === "variable" ? expiresAt > now.getTime() : expiresAt + LATE_DEPOSIT_WATCH_MS > now.getTime()
+  if (shift.kind === "payment" || shift.kind === "top_up") return open
+  return shift.kind === "refund" && Boolean(shift.refundOpen) && open
 }
 
 /** What the cadence reads of a ledger row, as recorded or about to be. */
@@ -120,7 +121,7 @@ export function rowSyncAt(row: CadenceRow, options: Pick<CryptoSwapOptions, "rec
       kind: row.kind,
       type: row.type,
       refundOpen: row.kind === "refund" && !row.flags?.refunded,
-      refundShort: Boolean(row.flags?.refund_short),
+      refundToSend: Boolean(row.flags?.refund_short) || row.status === "refunded" || row.flags?.sent_back === "refunded",
       deposits: Array.isArray(row.deposits) ? (row.deposits as Array<{ status: string }>) : null,
       wakeAt: underpaymentWindowEnd(row.flags, options.underpayment.waitMinutes),
     },

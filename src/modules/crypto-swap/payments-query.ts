@@ -44,8 +44,8 @@ export const REFUND_SHORT_SQL = `s.kind = 'refund' and ${flagSet("refund_short")
  * not yet judged paid in full (the (kind, status) index finds them).
  */
 export const REFUND_TO_FUND_SQL = `s.kind = 'refund' and (s.status in (${list(OPEN_REFUND_STATUSES)}) or (s.status = 'multiple' and not ${flagSet("refunded")}))`
-/** A refund still to reach the shopper in full: to fund, or paid short. */
-const REFUND_OPEN_SQL = `((${REFUND_TO_FUND_SQL}) or (${REFUND_SHORT_SQL}))`
+/** A refund still to reach the shopper in full: to fund, paid short, or of a payment the ledger never knew (paid by other means). */
+const REFUND_OPEN_SQL = `((${REFUND_TO_FUND_SQL}) or (${REFUND_SHORT_SQL}) or (s.kind = 'refund' and s.status = 'payment_unknown'))`
 
 /**
  * Why a row needs the merchant, first reason first, as the settings page resolves each: an action
@@ -63,6 +63,7 @@ const ATTENTION_SQL = `case
   when s.kind = 'payment' and ${flagSet("underpaid_held")} and not ${flagSet("accepted_short")} and s.refund_owed is null and not ${HELD_REFUND_RECORDED_SQL} then 'underpaid_held'
   when s.kind = 'payment' and s.authorized_at is not null and s.captured_at is null and s.canceled_at is null and s.refund_owed is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and ${flagSet("underpaid")} and not ${flagSet("accepted_short")} then 'short_after_order'
   when s.kind = 'payment' and s.refund_owed is not null and not ${HELD_REFUND_RECORDED_SQL} then 'refund_owed'
+  when s.kind = 'refund' and s.status = 'payment_unknown' then 'refund_payment_unknown'
   when s.kind = 'refund' and s.status = 'address_needed' then 'refund_address_needed'
   when s.kind = 'refund' and s.status = 'expired' then 'refund_expired'
   when s.kind = 'refund' and (s.status in ('refund', 'refunding', 'refunded') or (s.status = 'multiple' and s.flags->>'sent_back' = 'refunded')) then 'refund_sent_back'

@@ -4,17 +4,17 @@ import type { FilterableRefundProps, FindConfig, RefundDTO } from "@medusajs/fra
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerRegistry } from "../../lib/provider-registry"
 import { toDecimalString } from "../../lib/money"
-import { recordRefund } from "./record-refund"
+import { recordRefund, recordUnknownPaymentRefund } from "./record-refund"
 import { discoveryOverlapMs, readSinceWatermark } from "./discovery-window"
 
 /** What a tick recorded, how many of Medusa's refunds it read, and where the next one starts. */
 export type RefundDiscovery = { recorded: string[]; read: number; refunds_through: string | null }
 
 /** A refund with what the ledger needs of its payment (Medusa's DTO types leave out these columns). */
-type RefundRow = RefundDTO & { payment_id: string; payment?: { provider_id: string; payment_session_id: string } }
+type RefundRow = RefundDTO & { payment_id: string; payment?: { provider_id: string; payment_session_id: string; currency_code: string } }
 
 const REFUND_FIELDS: FindConfig<RefundDTO> = {
-  select: ["id", "amount", "raw_amount", "payment_id", "payment.provider_id", "payment.payment_session_id"],
+  select: ["id", "amount", "raw_amount", "payment_id", "payment.provider_id", "payment.payment_session_id", "payment.currency_code"],
   relations: ["payment"],
 }
 
@@ -46,15 +46,19 @@ export const discoverRefundsStep = createStep(
       const paymentRow = new Map(paid.map((row) => [row.payment_session_id, row]))
       for (const refund of fresh) {
         const of = paymentRow.get(sessionOf(refund))
-        if (!of) {
-          // Medusa says it was refunded, and nothing will pay it: the merchant must hear of it (read again each overlap).
+        const amount = toDecimalString((refund.raw_amount ?? refund.amount) as never)
+        if (of) {
+          if (await recordRefund(ledger, { refund_id: refund.id, amount, payment_id: refund.payment_id, of })) recorded.push(refund.id)
+          continue
+        }
+        // Medusa says it was refunded, and no refund shift can pay it: listed for the merchant to pay back by other means.
+        const owed = { refund_id: refund.id, amount, payment_id: refund.payment_id, provider_id: refund.payment!.provider_id, currency_code: refund.payment!.currency_code }
+        if (await recordUnknownPaymentRefund(ledger, owed)) {
+          recorded.push(refund.id)
           container
             .resolve(ContainerRegistrationKeys.LOGGER)
             .error(`crypto-swap: refund ${refund.id} of payment ${refund.payment_id} has no crypto payment in the ledger to refund from: pay it back by other means`)
-          continue
         }
-        const amount = toDecimalString((refund.raw_amount ?? refund.amount) as never)
-        if (await recordRefund(ledger, { refund_id: refund.id, amount, payment_id: refund.payment_id, of })) recorded.push(refund.id)
       }
     }
 

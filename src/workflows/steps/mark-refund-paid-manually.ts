@@ -4,14 +4,14 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { clientFor, providerById } from "../../lib/provider-registry"
 import { depositsKept } from "../../lib/shift/shift-actions"
 import { decideShift } from "../../lib/shift/ledger-fields"
-import { assertRefundShiftUnfunded, assertShortRefundShiftClosed, closeRefundShiftAction } from "./refund-shift-state"
+import { assertNotRefundableAgain, assertRefundShiftUnfunded, assertShortRefundShiftClosed, closeRefundShiftAction } from "./refund-shift-state"
 
 /**
  * The manual refund mode: the merchant paid the shopper back by other means. Refused once the merchant's
  * deposit reached the refund shift (asked of the service, not the last sync: the shopper would be paid
  * twice), unless it paid short and can take no more; an unfunded one is canceled once the service allows.
- * A refund whose shift could not be made (still `creating`, e.g. refused by the service) can be closed this
- * way too.
+ * A refund whose shift could not be made (still `creating`, e.g. refused by the service, or `payment_unknown`:
+ * the ledger never knew its payment) can be closed this way too.
  */
 export const markRefundPaidManuallyStep = createStep(
   "crypto-swap-mark-refund-paid-manually",
@@ -23,7 +23,7 @@ export const markRefundPaidManuallyStep = createStep(
     // refund shift holds nothing, as the service is asked below. One paid short (a variable rate) holds
     // what the shopper got: the rest is paid by other means.
     const short = Boolean(row.flags?.refund_short)
-    if (!short && !["address_needed", "creating", "waiting", "expired", "refunded", "multiple"].includes(row.status)) {
+    if (!short && !["payment_unknown", "address_needed", "creating", "waiting", "expired", "refunded", "multiple"].includes(row.status)) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This refund is already "${row.status}" at the service; it can't be marked paid by hand.`)
     }
     let depositsAtMark = 0
@@ -42,7 +42,7 @@ export const markRefundPaidManuallyStep = createStep(
       } else {
         // Unfunded, it is canceled at the service by the sync that follows (a durable action: the service
         // refuses a cancel in a shift's first minutes).
-        await assertRefundShiftUnfunded(client, row.shift_id, "checking the refund shift")
+        assertNotRefundableAgain(await assertRefundShiftUnfunded(client, row.shift_id, "checking the refund shift"))
       }
     }
     await closeRefundShiftAction(ledger, row.id, "paid_manually")

@@ -43,7 +43,8 @@ export const passRefundAddressStep = createStep(
         refund_address: input.address,
         refund_memo: input.memo ?? null,
         status: "creating",
-        flags: { address_needed: null },
+        // Kept: a variable refund shift asked for and never answered (`variable_shift_asked_at`) may exist.
+        flags: { ...(row.flags ?? {}), address_needed: null },
         next_sync_at: now,
         // A quote an earlier attempt may have turned into a shift to the old address is not used again.
         ...(correcting ? { refund_quote: null } : {}),

@@ -44,3 +44,28 @@ export async function recordRefund(
     "create"
   )
 }
+
+/**
+ * A Medusa refund of a crypto payment the ledger has no row for (removed, or lost in a restore): no refund
+ * shift can be made without the coins and address the payment's row holds, so it waits as
+ * `payment_unknown` for the merchant to pay it back by other means and mark it paid. Recorded once, like any.
+ */
+export async function recordUnknownPaymentRefund(
+  ledger: CryptoSwapModuleService,
+  input: { refund_id: string; amount: string; payment_id: string; provider_id: string; currency_code: string }
+): Promise<boolean> {
+  return recordNewShift(
+    ledger,
+    {
+      kind: "refund",
+      refund_id: input.refund_id,
+      provider_id: input.provider_id,
+      payment_id: input.payment_id,
+      amount_due: input.amount,
+      currency_code: input.currency_code,
+      status: "payment_unknown",
+      next_sync_at: null,
+    },
+    "create"
+  )
+}

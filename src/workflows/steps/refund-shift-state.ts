@@ -26,6 +26,22 @@ export async function assertRefundShiftUnfunded(client: SwapServiceClient, shift
 }
 
 /**
+ * A fixed refund shift the service sent the merchant's deposit back from still takes the right amount until
+ * its deadline, and can't be canceled (only a waiting shift can): marked paid before then, a deposit sent to
+ * it again would pay the shopper twice. A variable one takes deposits for its week: it may be marked paid
+ * meanwhile, its address watched for a deposit until it expires.
+ */
+export function assertNotRefundableAgain(shift: Shift) {
+  if (!sentBackInFull(shift) || shift.type === "variable") return
+  if (shift.expiresAt && Date.parse(shift.expiresAt) <= Date.now()) return
+  throw new MedusaError(
+    MedusaError.Types.NOT_ALLOWED,
+    `The service sent the deposit back, but the refund shift takes a deposit until ${shift.expiresAt ?? "its deadline"}: ` +
+      "mark it paid after that, so that a deposit sent to it again can't pay the shopper twice."
+  )
+}
+
+/**
  * A refund shift no deposit can reach any more: past its deadline, and past the hour after it in which one
  * already on its way may still arrive (the service may release it to the shopper from review). Until then a
  * second shift beside it could pay the shopper twice, so the refund follows this one.

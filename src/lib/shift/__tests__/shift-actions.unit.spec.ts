@@ -336,15 +336,18 @@ describe("planMarkedRefund", () => {
     expect(expired.events).toEqual([])
   })
 
-  it("flags a deposit beyond what it kept at the mark, tells it once, and clears it when the service sent it back", () => {
+  it("flags a deposit that settled beyond what it kept at the mark, and tells it once; one still on its way is no payment yet", () => {
+    for (const status of ["pending", "processing", "review", "refund", "refunded"]) {
+      expect(planMarkedRefund(marked(), { status })).toMatchObject({ flags: { paid_twice: null }, events: [] })
+    }
     const funded = planMarkedRefund(marked(), { status: "settled" })
     expect(funded).toMatchObject({ cancelAbandoned: false, flags: { paid_twice: "settled" }, events: ["crypto-swap.shift.refund_paid_twice"] })
     expect(planMarkedRefund(marked({ paid_twice: "settled" }), { status: "settled" }).events).toEqual([])
-    expect(planMarkedRefund(marked({ paid_twice: "refund" }), { status: "refunded" }).flags.paid_twice).toBeNull()
-    // A short refund kept its first deposit at the mark: only a second one paid twice.
+    // A short refund kept its first deposit at the mark: only a second one that settled paid twice.
     const short = { flags: { paid_manually: { by: "user_1", deposits_kept: 1 } } }
     expect(planMarkedRefund(short, { status: "settled" }).flags.paid_twice).toBeNull()
-    expect(planMarkedRefund(short, { status: "multiple", deposits: [{ status: "settled" }, { status: "processing" }] }).flags.paid_twice).toBe("multiple")
+    expect(planMarkedRefund(short, { status: "multiple", deposits: [{ status: "settled" }, { status: "processing" }] }).flags.paid_twice).toBeNull()
+    expect(planMarkedRefund(short, { status: "multiple", deposits: [{ status: "settled" }, { status: "settled", depositHash: "b" }] }).flags.paid_twice).toBe("multiple")
   })
 })
 
@@ -452,13 +455,22 @@ describe("nextSyncAt", () => {
 
   it("watches a variable refund shift that paid short at the refund cadence until it expires, for the rest the store sends", () => {
     const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000)
-    const short = { ...base, terminal: true, kind: "refund", type: "variable", refundOpen: true, refundShort: true }
+    const short = { ...base, terminal: true, kind: "refund", type: "variable", refundOpen: true, refundToSend: true }
     expect(after({ ...short, status: "settled", expiresAt: inDays(6) })).toBe(60)
     expect(after({ ...short, status: "multiple", expiresAt: inDays(6) })).toBe(60)
     expect(after({ ...short, status: "settled", expiresAt: inDays(-1) })).toBeNull()
     // Paid in full: nothing more is expected there. Sent back, or not yet judged: read as a stray deposit would be.
     expect(after({ ...short, refundOpen: false, status: "settled", expiresAt: inDays(6) })).toBeNull()
-    expect(after({ ...short, refundShort: false, status: "refunded", expiresAt: inDays(6) })).toBe(3600)
+    expect(after({ ...short, refundToSend: false, status: "refunded", expiresAt: inDays(6) })).toBe(3600)
+  })
+
+  it("watches a fixed refund shift not paid in full until an hour after its deadline, for a deposit sent to it again", () => {
+    const inMinutes = (minutes: number) => new Date(now.getTime() + minutes * 60_000)
+    const sentBack = { ...base, terminal: true, kind: "refund", type: "fixed", status: "refunded", refundOpen: true, refundToSend: true }
+    expect(after({ ...sentBack, expiresAt: inMinutes(10) })).toBe(60)
+    expect(after({ ...sentBack, expiresAt: inMinutes(-50) })).toBe(60)
+    expect(after({ ...sentBack, expiresAt: inMinutes(-61) })).toBeNull()
+    expect(after({ ...sentBack, refundOpen: false, expiresAt: inMinutes(10) })).toBeNull()
   })
 
   it("backs off exponentially after failures, up to the cap", () => {

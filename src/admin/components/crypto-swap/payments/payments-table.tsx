@@ -41,6 +41,7 @@ export function resolveButtons(line: PaymentLine): Omit<ShiftButtonsProps, "ledg
       return { acceptUnderpayment: settled, sync: !settled }
     case "refund_owed":
       return { refundHeld: true }
+    case "refund_payment_unknown":
     case "refund_address_needed":
       return { markRefunded: true }
     case "refund_expired":

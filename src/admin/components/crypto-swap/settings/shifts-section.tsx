@@ -202,7 +202,7 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
             cell: (refund) => (
               <ShiftButtons
                 ledgerId={refund.id}
-                renewRefund={canRenewRefund(refund.status, refund.sent_back)}
+                renewRefund={canRenewRefund(refund.status, refund.sent_back, refund.expires_at)}
                 markRefunded={canMarkRefunded(refund.status, refund.refund_short, refund.expires_at, refund.sent_back)}
               />
             ),
