@@ -845,6 +845,22 @@ medusaIntegrationTestRunner({
       expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice).toBe("settled")
       const told = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.refund_paid_twice")
       expect(told).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: row.id }) })])
+
+      // The merchant got it back from the shopper: resolved, it leaves the list for good, and only once.
+      const resolved = await api.post(`/admin/crypto-swap/shifts/${row.id}/resolve-paid-twice`, { note: "the shopper sent it back" }, admin)
+      expect(resolved.data.shift.flags).toMatchObject({ paid_twice: "settled", paid_twice_resolved: expect.objectContaining({ note: "the shopper sent it back", deposits_settled: 1 }) })
+      expect(resolved.data.shift.events.at(-1)).toMatchObject({ action: "paid_twice_resolved", source: "admin" })
+      const { data: cleared } = await api.get("/admin/crypto-swap/payments?attention=true", admin)
+      expect(cleared.payments.map((line: any) => line.id)).not.toContain(row.id)
+      // Read again as the service says it, still resolved and not told again.
+      env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(settled), times: 1 })
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
+      expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice_resolved).toBeTruthy()
+      expect(emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.refund_paid_twice")).toHaveLength(1)
+      expect((await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/resolve-paid-twice`, {}, admin))).status).toBe(400)
+      const hostile = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/resolve-paid-twice`, { note: "x".repeat(600) }, admin))
+      expect(hostile.status).toBe(400)
+      expect((await failing(api.post(`/admin/crypto-swap/shifts/${waiting.id}/resolve-paid-twice`, {}))).status).toBe(401)
     })
 
     it("shows a variable-rate refund shift that sent the store's deposit back as still open for another, and lets the admin close it meanwhile", async () => {
@@ -977,14 +993,19 @@ medusaIntegrationTestRunner({
 
     it("lists a Medusa refund of a crypto payment the ledger never knew for the merchant to pay back, instead of only logging it", async () => {
       const container = getContainer()
-      const { payment, shiftId } = await settledOrder()
+      const { order, payment, shiftId } = await settledOrder()
       // The ledger has no row for the payment (removed by hand, or a restore that lost it): nothing can make its refund shift.
       await ledgerOf(container).softDeleteSwapShifts((await ledgerRow(container, { shift_id: shiftId })).id)
       await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+      // Left to the tick, which first looks for payments the ledger missed.
+      expect(await refundRows(container, payment.id)).toEqual([])
       await reconcile(container)
       await reconcile(container)
       const rows = await refundRows(container, payment.id)
-      expect(rows).toEqual([expect.objectContaining({ status: "payment_unknown", amount_due: "20", currency_code: "usd", shift_id: null, terminal: false })])
+      expect(rows).toEqual([expect.objectContaining({ status: "payment_unknown", amount_due: "20", currency_code: "usd", order_id: order.id, shift_id: null, next_sync_at: null })])
+      // Among the settings page's refunds still to reach the shopper.
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.refunds.map((refund: any) => refund.id)).toContain(rows[0].id)
       const { data: listed } = await api.get("/admin/crypto-swap/payments?attention=refund_payment_unknown", admin)
       expect(listed.payments.map((line: any) => line.id)).toEqual([rows[0].id])
       const { data: totals } = await api.get(`/admin/crypto-swap/payments/totals`, admin)
@@ -992,6 +1013,8 @@ medusaIntegrationTestRunner({
       const { data: shown } = await api.post(`/admin/crypto-swap/shifts/${rows[0].id}/sync`, {}, admin)
       expect(shown.sync_error).toBeNull()
       expect(shown.shift.view.headline).toBe("Refund not sent: no crypto payment to refund from")
+      // Nothing at the service to follow: a sync leaves it unread after.
+      expect((await ledgerRow(container, { id: rows[0].id })).next_sync_at).toBeNull()
 
       // Paid back by other means, it is closed.
       const marked = await api.post(`/admin/crypto-swap/shifts/${rows[0].id}/mark-refunded`, { note: "paid by bank transfer" }, admin)

@@ -32,6 +32,9 @@ export type LedgerMovement = {
   attention: AttentionReason | null
   created_at: string
   captured_at: string | null
+  /** The shift's deadline and rate type (not exported: what the payments page's buttons need). */
+  expires_at: string | null
+  type: string | null
   amount_due: string | null
   currency_code: string | null
   deposit_coin: string | null

@@ -34,11 +34,14 @@ export function canRefundViaShift(shift: Shift, payment: AdminPayment | undefine
 
 /**
  * A refund the merchant may close as paid by other means: not yet funded at the service, its deposit sent
- * back in full, or paid short once its shift can take the rest no more (`refundShort`, `expiresAt`). The
- * route asks the service again before it records anything.
+ * back in full (a fixed one once its deadline passed: `type`), or paid short once its shift can take the
+ * rest no more (`refundShort`, `expiresAt`). The route asks the service again before it records anything.
  */
-export function canMarkRefunded(status: string, refundShort?: unknown, expiresAt?: string | null, sentBack?: unknown): boolean {
-  if (refundShort) return Boolean(expiresAt) && Date.parse(expiresAt!) <= Date.now()
+export function canMarkRefunded(status: string, refundShort?: unknown, expiresAt?: string | null, sentBack?: unknown, type?: string | null): boolean {
+  const ended = Boolean(expiresAt) && Date.parse(expiresAt!) <= Date.now()
+  if (refundShort) return ended
+  // A fixed one sent back still takes the right amount until its deadline, and can't be canceled.
+  if ((status === "refunded" || sentBack === "refunded") && type === "fixed") return ended
   return ["payment_unknown", "address_needed", "creating", "waiting", "expired", "refunded"].includes(status) || sentBack === "refunded"
 }
 

@@ -160,6 +160,7 @@ const STATUS_SHIFT_ACTIONS = {
   "accept-underpayment": { run: cryptoSwapApi.acceptUnderpayment, done: "Accepted as paid: the order is placed" },
   "renew-refund": { run: cryptoSwapApi.renewRefund, done: "Refund shift renewed" },
   "mark-refunded": { run: cryptoSwapApi.markRefunded, done: "Refund recorded as paid by other means" },
+  "resolve-paid-twice": { run: cryptoSwapApi.resolvePaidTwice, done: "Refund paid twice marked resolved" },
 } satisfies Record<string, { run: (ledgerId: string) => Promise<ShiftActionResponse>; done: string }>
 export type StatusShiftAction = keyof typeof STATUS_SHIFT_ACTIONS
 

@@ -68,6 +68,9 @@ export const cryptoSwapApi = {
   /** The manual refund mode: the merchant paid the shopper back by other means. */
   markRefunded: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/mark-refunded`, {}),
 
+  /** A refund paid twice (marked paid by other means, and funded too): the merchant dealt with it. */
+  resolvePaidTwice: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/resolve-paid-twice`, {}),
+
   /** A refund shift expired before it was funded: a new one for the same refund. */
   renewRefund: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/renew-refund`, {}),
 

@@ -299,6 +299,9 @@ export type PaymentLine = {
   order_id: string | null
   created_at: string
   captured_at: string | null
+  expires_at: string | null
+  /** fixed, variable, or checkout. */
+  type: string | null
   status: ShiftStatus
   attention: AttentionReason | null
   amount_due: string | null

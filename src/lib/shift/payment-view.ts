@@ -253,7 +253,13 @@ function refundWording(stage: PaymentStage, row: LedgerRowView, now: Date): { he
   if (row.status === "address_needed") {
     return { headline: "Refund pending: waiting for the shopper's refund address", next_step: "Give a refund address, or ask the shopper for one on their payment page." }
   }
-  if (row.status === "creating") return { headline: "Refund pending: making the refund shift", next_step: "Nothing to do: the refund shift appears here in a moment." }
+  if (row.status === "creating") {
+    return {
+      headline: "Refund pending: making the refund shift",
+      next_step:
+        "It appears here once the service has made it. If that keeps failing, the reason shows in the shift's actions: correct the refund address, retry, or mark the refund paid by other means.",
+    }
+  }
   if (row.status === "paid_manually") return { headline: "Refunded by other means", next_step: "Nothing to do." }
   if (row.status === "payment_unknown") {
     return {

@@ -22,6 +22,8 @@ export const isOrderRefund = (refundId: string) => !refundId.startsWith(heldRefu
  */
 export const OPEN_REFUND_STATUSES = [
   "address_needed", "creating", "waiting", "pending", "processing", "settling", "review", "expired", "refund", "refunding", "refunded",
+  // No refund shift can pay it (the ledger never knew its payment): paid by other means.
+  "payment_unknown",
 ]
 
 /**

@@ -147,12 +147,17 @@ export function planRefundShift(row: { status: string; refund_address: string | 
 export function planMarkedRefund(row: { flags: Record<string, unknown> | null }, shift: { status: string; deposits?: ShiftDepositLike[] | null }): ShiftActionPlan {
   const keptAtMark = Number((row.flags?.paid_manually as { deposits_kept?: number } | undefined)?.deposits_kept ?? 0)
   // Paid only once it settled: a deposit on its way may yet go back to the merchant (late, or a wrong amount).
-  const paidTwice = depositsSettled(shift) > keptAtMark ? shift.status : null
+  const settled = depositsSettled(shift)
+  const paidTwice = settled > keptAtMark ? shift.status : null
+  // Resolved by the merchant (resolvePaidTwiceStep) until another deposit settles.
+  const resolved = row.flags?.paid_twice_resolved as { deposits_settled?: number } | null | undefined
+  const stillResolved = resolved && settled <= Number(resolved.deposits_settled ?? 0) ? resolved : null
+  const told = Boolean(row.flags?.paid_twice) && (!resolved || Boolean(stillResolved))
   return {
     ...NO_ACTIONS,
     cancelAbandoned: shift.status === "waiting",
-    flags: { ...(row.flags ?? {}), paid_twice: paidTwice },
-    events: paidTwice && !row.flags?.paid_twice ? ["crypto-swap.shift.refund_paid_twice"] : [],
+    flags: { ...(row.flags ?? {}), paid_twice: paidTwice, paid_twice_resolved: stillResolved },
+    events: paidTwice && !told ? ["crypto-swap.shift.refund_paid_twice"] : [],
   }
 }
 
@@ -183,7 +188,7 @@ export function depositsKept(shift: { status: string; deposits?: ShiftDepositLik
 }
 
 /** How many deposits of a shift settled; a re-sweep of one (EVM) is the same deposit. */
-function depositsSettled(shift: { status: string; deposits?: ShiftDepositLike[] | null }): number {
+export function depositsSettled(shift: { status: string; deposits?: ShiftDepositLike[] | null }): number {
   if (shift.status === "multiple") return distinctDeposits(shift).filter((deposit) => deposit.status === "settled").length
   return shift.status === "settled" ? 1 : 0
 }

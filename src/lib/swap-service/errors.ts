@@ -23,6 +23,8 @@ export type Failure = {
    * quotes), or a repeat finds what the first attempt made (a fixed shift from its quote).
    */
   safeToRepeat?: boolean
+  /** No connection could be made: the request never reached the service (a timeout or network failure before sending). */
+  notSent?: boolean
 }
 
 /** The 500s the service uses for plain validation failures (service-behaviour.md "Errors"): the user's input, not an outage. */
@@ -73,11 +75,11 @@ export function classifyFailure(failure: Failure): { retryable: boolean; userErr
 /**
  * Whether a call that creates something may have created it although it failed: no answer (a timeout, a
  * dropped connection), an answer garbled on the way, or a fault of the service's own. A refusal (a 4xx, a
- * validation 500, the client's own check) made nothing.
+ * validation 500, the client's own check) made nothing, nor did a request no connection carried.
  */
 export function mayHaveActed(error: unknown): boolean {
   if (!(error instanceof SwapServiceError)) return true
-  if (error.userError || error.status === 429) return false
+  if (error.userError || error.notSent || error.status === 429) return false
   return error.status === undefined || error.status < 400 || error.status >= 500
 }
 
@@ -102,6 +104,8 @@ export class SwapServiceError extends Error {
   readonly code?: string
   readonly retryable: boolean
   readonly userError: boolean
+  /** The request never reached the service (see `Failure.notSent`). */
+  readonly notSent: boolean
   /** From `Retry-After` on a 429. */
   readonly retryAfterMs?: number
   /** The existing shift named by "Quote has already been accepted". */
@@ -119,6 +123,7 @@ export class SwapServiceError extends Error {
     this.orderId = init.orderId
     this.depositRangeMin = init.depositRangeMin
     this.depositRangeMax = init.depositRangeMax
+    this.notSent = Boolean(init.notSent)
     const { retryable, userError } = classifyFailure(init)
     this.retryable = retryable
     this.userError = userError

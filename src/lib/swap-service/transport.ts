@@ -48,6 +48,14 @@ export type TransportOptions = {
 export const MAX_RETRY_WAIT_MS = 5000
 
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"])
+/**
+ * A failure while connecting (refused, no such host, none in time): the request never reached the service.
+ * Judged by the call that failed, not the code alone: an established socket reports some of the same codes.
+ */
+function failedToConnect(error: unknown): boolean {
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown }
+  return code === "UND_ERR_CONNECT_TIMEOUT" || syscall === "connect" || syscall === "getaddrinfo"
+}
 
 type Answer = { status: number; text: string; retryAfter?: string | string[] }
 
@@ -117,12 +125,14 @@ export class Transport {
     try {
       answer = await this.exchange(call, deadline.signal)
     } catch (error) {
-      const timedOut = deadline.signal.aborted || TIMEOUT_CODES.has(String((error as { code?: unknown } | undefined)?.code))
+      const code = String((error as { code?: unknown } | undefined)?.code)
+      const timedOut = deadline.signal.aborted || TIMEOUT_CODES.has(code)
+      const notSent = failedToConnect(error) || undefined
       report(timedOut ? "timeout" : "network_error", timedOut ? "TIMEOUT" : "NETWORK_ERROR")
       throw this.failure(
         timedOut
-          ? { operation: call.operation, kind: "timeout", code: "TIMEOUT", message: `The swap service did not answer within ${timeoutMs} ms` }
-          : { operation: call.operation, kind: "network", code: "NETWORK_ERROR", message: "The connection to the swap service failed" }
+          ? { operation: call.operation, kind: "timeout", code: "TIMEOUT", message: `The swap service did not answer within ${timeoutMs} ms`, notSent }
+          : { operation: call.operation, kind: "network", code: "NETWORK_ERROR", message: "The connection to the swap service failed", notSent }
       )
     } finally {
       clearTimeout(timer)

@@ -44,8 +44,8 @@ export const REFUND_SHORT_SQL = `s.kind = 'refund' and ${flagSet("refund_short")
  * not yet judged paid in full (the (kind, status) index finds them).
  */
 export const REFUND_TO_FUND_SQL = `s.kind = 'refund' and (s.status in (${list(OPEN_REFUND_STATUSES)}) or (s.status = 'multiple' and not ${flagSet("refunded")}))`
-/** A refund still to reach the shopper in full: to fund, paid short, or of a payment the ledger never knew (paid by other means). */
-const REFUND_OPEN_SQL = `((${REFUND_TO_FUND_SQL}) or (${REFUND_SHORT_SQL}) or (s.kind = 'refund' and s.status = 'payment_unknown'))`
+/** A refund still to reach the shopper in full: to fund, or paid short. */
+const REFUND_OPEN_SQL = `((${REFUND_TO_FUND_SQL}) or (${REFUND_SHORT_SQL}))`
 
 /**
  * Why a row needs the merchant, first reason first, as the settings page resolves each: an action
@@ -56,7 +56,7 @@ const REFUND_OPEN_SQL = `((${REFUND_TO_FUND_SQL}) or (${REFUND_SHORT_SQL}) or (s
  * merchant. Written in SQL so the page filters on it.
  */
 const ATTENTION_SQL = `case
-  when s.kind = 'refund' and s.status = 'paid_manually' and ${flagSet("paid_twice")} then 'refund_paid_twice'
+  when s.kind = 'refund' and s.status = 'paid_manually' and ${flagSet("paid_twice")} and not ${flagSet("paid_twice_resolved")} then 'refund_paid_twice'
   when exists (select 1 from crypto_swap_shift_action a where a.swap_shift_id = s.id and a.state = 'attention' and a.deleted_at is null) then 'action_stopped'
   when s.kind = 'payment' and s.paid_no_order_since is not null then 'paid_no_order'
   when s.kind = 'payment' and ${flagSet("paid_without_session")} and s.order_id is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and not ${HELD_REFUND_RECORDED_SQL} then 'paid_without_session'
@@ -72,7 +72,7 @@ end`
 
 /** The ledger's columns a movement shows, with its order's display id (same database, read in the same query). */
 const MOVEMENT_COLUMNS = [
-  "s.id", "s.kind", "s.shift_id", "s.order_id", "s.refund_id", "s.refund_of_shift_id", "s.status", "s.created_at", "s.captured_at",
+  "s.id", "s.kind", "s.shift_id", "s.order_id", "s.refund_id", "s.refund_of_shift_id", "s.status", "s.created_at", "s.captured_at", "s.expires_at", "s.type",
   "s.amount_due", "s.currency_code", "s.deposit_coin", "s.deposit_network", "s.deposit_amount", "s.deposit_hash",
   "s.settle_coin", "s.settle_network", "s.settle_amount", "s.settle_hash", "s.rate", "o.display_id as order_display_id",
 ]
@@ -105,9 +105,10 @@ function filtered(knex: Knex, filters: MovementFilters) {
   return query
 }
 
-type MovementRow = Omit<LedgerMovement, "created_at" | "captured_at" | "attention"> & {
+type MovementRow = Omit<LedgerMovement, "created_at" | "captured_at" | "expires_at" | "attention"> & {
   created_at: Date
   captured_at: Date | null
+  expires_at: Date | null
   attention: string | null
 }
 
@@ -117,6 +118,7 @@ function toMovement(row: MovementRow): LedgerMovement {
     attention: row.attention as AttentionReason | null,
     created_at: new Date(row.created_at).toISOString(),
     captured_at: row.captured_at ? new Date(row.captured_at).toISOString() : null,
+    expires_at: row.expires_at ? new Date(row.expires_at).toISOString() : null,
   }
 }
 

@@ -11,8 +11,12 @@ import { creditedAmount } from "../../lib/shift/underpayment"
 import { creditedTopUps } from "../steps/payment-credit"
 import { ActionNeedsAdmin, type LedgerShift, type ShiftAction } from "./shift-action"
 
-/** A recorded quote this close to its end is not used to make a shift: it could expire on the way. */
-const QUOTE_MARGIN_MS = 30_000
+/**
+ * A recorded quote this close to its end is not used to make a shift: the shift inherits its deadline, and the
+ * merchant needs minutes to send (an expired refund shift is renewed only an hour later). A shift an earlier
+ * attempt made from it, its answer lost, is never shown and takes no deposit after its deadline.
+ */
+const QUOTE_MARGIN_MS = 5 * 60_000
 
 /**
  * Makes a refund's shift at a fixed rate, so the merchant is shown the exact amount to send; anything

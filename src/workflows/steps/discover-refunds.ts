@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { FilterableRefundProps, FindConfig, RefundDTO } from "@medusajs/framework/types"
+import type { FilterableRefundProps, FindConfig, MedusaContainer, RefundDTO } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerRegistry } from "../../lib/provider-registry"
 import { toDecimalString } from "../../lib/money"
@@ -11,11 +11,26 @@ import { discoveryOverlapMs, readSinceWatermark } from "./discovery-window"
 export type RefundDiscovery = { recorded: string[]; read: number; refunds_through: string | null }
 
 /** A refund with what the ledger needs of its payment (Medusa's DTO types leave out these columns). */
-type RefundRow = RefundDTO & { payment_id: string; payment?: { provider_id: string; payment_session_id: string; currency_code: string } }
+type RefundRow = RefundDTO & {
+  payment_id: string
+  payment?: { provider_id: string; payment_session_id: string; currency_code: string; payment_collection_id: string }
+}
 
 const REFUND_FIELDS: FindConfig<RefundDTO> = {
-  select: ["id", "amount", "raw_amount", "payment_id", "payment.provider_id", "payment.payment_session_id", "payment.currency_code"],
+  select: ["id", "amount", "raw_amount", "payment_id", "payment.provider_id", "payment.payment_session_id", "payment.currency_code", "payment.payment_collection_id"],
   relations: ["payment"],
+}
+
+/** The order a payment collection belongs to, for the merchant to know whose money a refund is. */
+async function orderOfCollection(container: MedusaContainer, paymentCollectionId: string): Promise<string | null> {
+  const {
+    data: [link],
+  } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+    entity: "order_payment_collection",
+    fields: ["order_id"],
+    filters: { payment_collection_id: paymentCollectionId },
+  })
+  return (link?.order_id as string | undefined) ?? null
 }
 
 /**
@@ -51,8 +66,18 @@ export const discoverRefundsStep = createStep(
           if (await recordRefund(ledger, { refund_id: refund.id, amount, payment_id: refund.payment_id, of })) recorded.push(refund.id)
           continue
         }
-        // Medusa says it was refunded, and no refund shift can pay it: listed for the merchant to pay back by other means.
-        const owed = { refund_id: refund.id, amount, payment_id: refund.payment_id, provider_id: refund.payment!.provider_id, currency_code: refund.payment!.currency_code }
+        // Medusa says it was refunded, and no refund shift can pay it: listed for the merchant to pay back by other
+        // means. Only by the tick, after its discovery of payments the ledger missed (an admin's refund is read at
+        // once, maybe before), so that a payment merely late to the ledger is refunded through a shift.
+        if (input.payment_id) continue
+        const owed = {
+          refund_id: refund.id,
+          amount,
+          payment_id: refund.payment_id,
+          provider_id: refund.payment!.provider_id,
+          currency_code: refund.payment!.currency_code,
+          order_id: await orderOfCollection(container, refund.payment!.payment_collection_id),
+        }
         if (await recordUnknownPaymentRefund(ledger, owed)) {
           recorded.push(refund.id)
           container

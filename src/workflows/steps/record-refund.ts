@@ -52,7 +52,7 @@ export async function recordRefund(
  */
 export async function recordUnknownPaymentRefund(
   ledger: CryptoSwapModuleService,
-  input: { refund_id: string; amount: string; payment_id: string; provider_id: string; currency_code: string }
+  input: { refund_id: string; amount: string; payment_id: string; provider_id: string; currency_code: string; order_id: string | null }
 ): Promise<boolean> {
   return recordNewShift(
     ledger,
@@ -61,9 +61,12 @@ export async function recordUnknownPaymentRefund(
       refund_id: input.refund_id,
       provider_id: input.provider_id,
       payment_id: input.payment_id,
+      order_id: input.order_id,
       amount_due: input.amount,
       currency_code: input.currency_code,
       status: "payment_unknown",
+      // Nothing at the service to follow: never read.
+      terminal: true,
       next_sync_at: null,
     },
     "create"

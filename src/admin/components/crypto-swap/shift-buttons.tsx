@@ -10,6 +10,7 @@ export type ShiftButtonsProps = {
   acceptUnderpayment?: boolean
   renewRefund?: boolean
   markRefunded?: boolean
+  resolvePaidTwice?: boolean
   /** The buttons' layout: a row by default; the payments page stacks them. */
   className?: string
 }
@@ -17,7 +18,8 @@ export type ShiftButtonsProps = {
 /**
  * The buttons of one listed shift, shared by the settings page's lists and the payments page: sync
  * it, retry its actions, refund instead of placing its order, refund through a refund shift money no
- * order holds, accept a short payment, renew or close a refund. Both pages' lists are read again after.
+ * order holds, accept a short payment, renew or close a refund, resolve one paid twice. Both pages' lists
+ * are read again after.
  */
 export function ShiftButtons({
   ledgerId,
@@ -28,6 +30,7 @@ export function ShiftButtons({
   acceptUnderpayment,
   renewRefund,
   markRefunded,
+  resolvePaidTwice,
   className = "flex gap-2",
 }: ShiftButtonsProps) {
   const action = useStatusShiftAction()
@@ -46,6 +49,12 @@ export function ShiftButtons({
     title: "Accept this payment as paid?",
     description: "The order is placed and captured for its full amount although less arrived; the shortfall is recorded on the payment.",
     confirmText: "Accept as paid",
+    cancelText: "Cancel",
+  })
+  const confirmResolved = confirmed("resolve-paid-twice", {
+    title: "Mark this refund paid twice as resolved?",
+    description: "Do this once you have the second payment back from the shopper, or have written it off. It leaves the attention list; another deposit to the refund shift would list it again.",
+    confirmText: "Mark resolved",
     cancelText: "Cancel",
   })
   const button = (kind: StatusShiftAction, label: string, onClick?: () => void, variant: "secondary" | "danger" = "secondary") => (
@@ -68,6 +77,7 @@ export function ShiftButtons({
       {acceptUnderpayment ? button("accept-underpayment", "Accept as paid", () => void confirmAccept()) : null}
       {renewRefund ? button("renew-refund", "Renew refund shift") : null}
       {markRefunded ? button("mark-refunded", "Mark refunded") : null}
+      {resolvePaidTwice ? button("resolve-paid-twice", "Mark resolved", () => void confirmResolved()) : null}
       {refundInstead ? button("refund-instead", "Refund instead", () => void confirmRefund(), "danger") : null}
     </span>
   )

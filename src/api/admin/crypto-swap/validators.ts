@@ -23,7 +23,8 @@ export type AdminRefundAddressBody = z.infer<typeof adminRefundAddressSchema>
 
 export const emptyBodySchema = z.object({}).strict()
 
-export const markRefundedSchema = z.object({ note: z.string().trim().max(500).optional() }).strict()
+/** An admin's record of what was done by other means (paid, recovered), with an optional note. */
+export const adminNoteSchema = z.object({ note: z.string().trim().max(500).optional() }).strict()
 
 /** Comma-separated values in one query parameter (`status=settled,waiting`), each checked. */
 const commaList = <T extends string>(item: z.ZodType<T, string>) =>

@@ -349,6 +349,17 @@ describe("planMarkedRefund", () => {
     expect(planMarkedRefund(short, { status: "multiple", deposits: [{ status: "settled" }, { status: "processing" }] }).flags.paid_twice).toBeNull()
     expect(planMarkedRefund(short, { status: "multiple", deposits: [{ status: "settled" }, { status: "settled", depositHash: "b" }] }).flags.paid_twice).toBe("multiple")
   })
+
+  it("keeps a paid twice the merchant resolved resolved, until another deposit settles, which is told anew", () => {
+    const resolution = { by: "user_1", deposits_settled: 1 }
+    const resolved = planMarkedRefund(marked({ paid_twice: "settled", paid_twice_resolved: resolution }), { status: "settled" })
+    expect(resolved).toMatchObject({ flags: { paid_twice: "settled", paid_twice_resolved: resolution }, events: [] })
+    const again = planMarkedRefund(marked({ paid_twice: "multiple", paid_twice_resolved: resolution }), {
+      status: "multiple",
+      deposits: [{ status: "settled", depositHash: "a" }, { status: "settled", depositHash: "b" }],
+    })
+    expect(again).toMatchObject({ flags: { paid_twice: "multiple", paid_twice_resolved: null }, events: ["crypto-swap.shift.refund_paid_twice"] })
+  })
 })
 
 describe("isTerminal", () => {

@@ -1,4 +1,6 @@
-import { classifyFailure, mayHaveActed, parseRetryAfter, SwapServiceError, type Failure } from ".."
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { classifyFailure, mayHaveActed, parseRetryAfter, SwapServiceClient, SwapServiceError, type Failure } from ".."
 import type { FaultSpec } from "../../../sandbox"
 import { AS_END_USER, BTC_ADDRESS, BTC_TO_USDC, EVM_ADDRESS, failureOf, startAnswerLosingProxy, USDC_CHECKOUT, useSandboxClient, LATE_ANSWER_MS, SHORT_TIMEOUT_MS } from "./sandbox-harness"
 
@@ -23,6 +25,23 @@ describe("mayHaveActed", () => {
     expect(mayHaveActed(failed({ kind: "response", status: 500, message: "Internal error", code: "UNKNOWN" }))).toBe(true)
     expect(mayHaveActed(failed({ kind: "response", status: 503, message: "Unavailable" }))).toBe(true)
     expect(mayHaveActed(new Error("anything else"))).toBe(true)
+  })
+
+  it("counts a request no connection carried as one that made nothing, as the client reports it", async () => {
+    expect(mayHaveActed(failed({ kind: "network", message: "refused", notSent: true }))).toBe(false)
+    expect(mayHaveActed(failed({ kind: "timeout", message: "no connection in time", notSent: true }))).toBe(false)
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo
+        server.close(() => resolve(port))
+      })
+    })
+    const nowhere = `http://127.0.0.1:${closedPort}`
+    const unreachable = new SwapServiceClient({ baseUrl: nowhere, graphqlUrl: `${nowhere}/graphql`, payUrl: nowhere, accountId: "acct", privateKey: "key", maxRetries: 0 })
+    const failure = await failureOf(unreachable.createVariableShift({ depositCoin: "BTC", depositNetwork: "bitcoin", settleCoin: "USDC", settleNetwork: "ethereum", settleAddress: EVM_ADDRESS }))
+    expect(failure).toMatchObject({ code: "NETWORK_ERROR", notSent: true })
+    expect(mayHaveActed(failure)).toBe(false)
+    await unreachable.close()
   })
 
   it("counts a refusal as one that made nothing", () => {
@@ -358,7 +377,10 @@ describe("SwapServiceClient failures against the sandbox", () => {
       fault({ method: "POST", path: "/v2/shifts/variable", status: 500, times: 1 })
       expect(await failureOf(variableShift(client))).toMatchObject({ status: 500, retryable: true })
       fault({ method: "POST", path: "/v2/shifts/variable", reset: true, times: 1 })
-      expect(await failureOf(variableShift(client))).toMatchObject({ code: "NETWORK_ERROR", retryable: true })
+      const reset = await failureOf(variableShift(client))
+      expect(reset).toMatchObject({ code: "NETWORK_ERROR", retryable: true, notSent: false })
+      // The request reached the service: it may have made the shift.
+      expect(mayHaveActed(reset)).toBe(true)
       fault({ method: "POST", path: "/v2/shifts/variable", delayMs: LATE_ANSWER_MS, status: 201, body: "{}", times: 1 })
       expect(await failureOf(variableShift(client))).toMatchObject({ code: "TIMEOUT", retryable: true })
       expect(harness.upstream("POST", /^\/v2\/shifts\/variable$/)).toHaveLength(3)

@@ -58,7 +58,7 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
   }
 
   const refundable = canRefundViaShift(shift, payment)
-  const manuallyRefundable = shift.kind === "refund" && canMarkRefunded(shift.status, shift.flags?.refund_short, shift.expires_at, shift.flags?.sent_back)
+  const manuallyRefundable = shift.kind === "refund" && canMarkRefunded(shift.status, shift.flags?.refund_short, shift.expires_at, shift.flags?.sent_back, shift.type)
   const renewable = shift.kind === "refund" && canRenewRefund(shift.status, shift.flags?.sent_back, shift.expires_at)
 
   return (

@@ -2,7 +2,7 @@ import { Fragment, useState } from "react"
 import { Link } from "react-router-dom"
 import { Badge, Button, Table, Text } from "@medusajs/ui"
 import { coinAmount, formatDateTime, moneyAmount, shorten } from "../../../lib/format"
-import { canMarkRefunded } from "../../../lib/order-payments"
+import { canMarkRefunded, canRenewRefund } from "../../../lib/order-payments"
 import { ATTENTION_LABELS } from "../../../lib/payment-filters"
 import { useListRefundAddress } from "../../../lib/queries"
 import type { PaymentLine } from "../../../lib/types"
@@ -26,8 +26,8 @@ export function resolveButtons(line: PaymentLine): Omit<ShiftButtonsProps, "ledg
   const settled = line.status === "settled"
   switch (line.attention) {
     case "refund_paid_twice":
-      // Marked paid by other means, and its shift paid the shopper too: recovered outside the plugin.
-      return { sync: true }
+      // Marked paid by other means, and its shift paid the shopper too: recovered outside the plugin, then resolved.
+      return { resolvePaidTwice: true, sync: true }
     case "action_stopped":
       return { retry: true, sync: true }
     case "paid_no_order":
@@ -44,15 +44,25 @@ export function resolveButtons(line: PaymentLine): Omit<ShiftButtonsProps, "ledg
     case "refund_payment_unknown":
     case "refund_address_needed":
       return { markRefunded: true }
-    case "refund_expired":
-      return { renewRefund: true, markRefunded: true }
+    case "refund_expired": {
+      // Renewed from an hour past its deadline (a deposit already on its way may still reach it until then).
+      const renewable = canRenewRefund(line.status, null, line.expires_at)
+      return { renewRefund: renewable, markRefunded: true, sync: !renewable }
+    }
     case "refund_short":
       // The rest goes to the same address while its shift is open; after that it is paid by other means.
       return { markRefunded: true, sync: true }
     case "refund_sent_back":
       // Renewed or closed once the service has sent it all back (`refunded`, or every deposit of a `multiple`
-      // one, the only way such a line is listed here) and the shift's deadline passed; the route asks it first.
-      return line.status === "refunded" || line.status === "multiple" ? { renewRefund: true, markRefunded: true } : { sync: true }
+      // one, the only way such a line is listed here): renewed from an hour past the shift's deadline, marked
+      // paid once a fixed one's deadline passed (a variable one at once); the route asks the service first.
+      return line.status === "refunded" || line.status === "multiple"
+        ? {
+            renewRefund: canRenewRefund(line.status, "refunded", line.expires_at),
+            markRefunded: canMarkRefunded(line.status, null, line.expires_at, "refunded", line.type),
+            sync: true,
+          }
+        : { sync: true }
     default:
       if (line.kind === "refund" && canMarkRefunded(line.status)) return { markRefunded: true, sync: OPEN_STATUSES.has(line.status) }
       return OPEN_STATUSES.has(line.status) ? { sync: true } : null
