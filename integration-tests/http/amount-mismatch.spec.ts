@@ -416,6 +416,32 @@ medusaIntegrationTestRunner({
       return order
     }
 
+    it("gives back a top-up counted toward a payment whose own deposit the service then sent back to the shopper", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await variablePayment()
+      // Half the amount due, on its way: the shopper is already offered a top-up for the rest.
+      await env.control.deposit(shiftId, { amount: (await depositWorth(session.data.amount, "0.5")).toFixed() })
+      await env.control.setStatus(shiftId, "processing")
+      await reconcile(container)
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: (await ledgerRow(container, { shift_id: shiftId })).id })
+      await env.control.deposit(topUp.shift_id!, { amount: data.payment.top_up.deposit.estimate })
+      await env.control.walk(topUp.shift_id!, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: topUp.id })).captured_at).toBeTruthy()
+
+      // The service holds the payment's own deposit for review, then sends it back: the top-up pays nothing now.
+      await env.control.setStatus(shiftId, "review")
+      await env.control.setStatus(shiftId, "refund", "refund required")
+      await env.control.walk(shiftId, ["refunding", "refunded"])
+      const refunds = await refundShiftsOf(container, { kind: "refund", refund_id: `held_${topUp.id}` })
+      expect(refunds).toEqual([expect.objectContaining({ refund_of_shift_id: topUp.shift_id, refund_address: ETH_REFUND })])
+      expect(refunds[0].amount_due).toBe((await ledgerRow(container, { id: topUp.id })).flags?.credited_amount)
+      const order = await orderWithPayments(container, cart.id)
+      if (order) expect(order.payments.every((payment: any) => !payment.captured_at)).toBe(true)
+    })
+
     it("lets an underpaid shopper pay the rest through a top-up, and places the order once the settled amounts cover it", async () => {
       const { container, cart, session, row } = await settledShort(PROVIDERS.default)
       const missing = new BigNumber(session.data.amount).minus(row.settle_amount!).toFixed()
@@ -582,6 +608,58 @@ medusaIntegrationTestRunner({
       await dayLater(container, topUp.id)
       await reconcile(container)
       expect((await view(session.id, cart.id)).top_up).toMatchObject({ refund: { address_needed: true } })
+    })
+
+    it("stops offering a waiting top-up once the payment it was for is decided: paid now, it would buy nothing", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.refunding)
+      await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      expect((await view(session.id, cart.id)).top_up).toMatchObject({ status: "waiting" })
+      // The wait ends with nothing paid: the short payment goes back to the shopper.
+      await windowOver(container, row.id)
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: row.id })).flags).toMatchObject({ underpayment_settled: "refund" })
+      expect((await view(session.id, cart.id)).top_up).toBeNull()
+    })
+
+    it("makes no second top-up while a settled one is not counted yet: the shopper would pay the rest twice", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.default)
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: row.id })
+      await env.control.deposit(topUp.shift_id!, { amount: data.payment.top_up.deposit.estimate })
+      await env.control.walk(topUp.shift_id!, ["processing", "settling", "settled"])
+      // The service says settled without its figures for a while: the top-up can't be counted yet.
+      const { settleAmount: _figure, depositAmount: _deposit, rate: _rate, ...unpriced } = env.sandbox.getShift(topUp.shift_id!)!
+      env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${topUp.shift_id}`, status: 200, body: JSON.stringify(unpriced), times: 3 })
+      env.sandbox.addFault({ method: "GET", path: "/v2/shifts", status: 200, body: JSON.stringify([unpriced]), times: 3 })
+      await reconcile(container)
+      expect(await ledgerRow(container, { id: topUp.id })).toMatchObject({ status: "settled", captured_at: null })
+
+      const again = await failing(api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers))
+      expect(again.status).toBe(400)
+      expect(await ledgerOf(container).listSwapShifts({ top_up_of: row.id })).toHaveLength(1)
+      await env.control.clearFaults()
+    })
+
+    it("settles an underpayment when its wait ends though a top-up got several deposits, all sent back", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.refunding)
+      await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: row.id })
+      // Twice below its minimum: the service sends both back, and the top-up reads `multiple` for good.
+      const tooLittle = new BigNumber(topUp.deposit_min!).div(2).toFixed()
+      await env.control.deposit(topUp.shift_id!, { amount: tooLittle })
+      await env.control.deposit(topUp.shift_id!, { amount: tooLittle })
+      for (const index of [0, 1]) {
+        await env.control.setDepositStatus(topUp.shift_id!, index, "refunding")
+        await env.control.setDepositStatus(topUp.shift_id!, index, "refunded")
+      }
+      await reconcile(container)
+      expect(await ledgerRow(container, { id: topUp.id })).toMatchObject({ status: "multiple", captured_at: null })
+
+      await windowOver(container, row.id)
+      const refunds = await refundShiftsOf(container, { kind: "refund", refund_id: `held_${row.id}` })
+      expect(refunds).toEqual([expect.objectContaining({ amount_due: row.settle_amount, refund_address: ETH_REFUND })])
+      const [settle] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "settle_underpayment" })
+      expect(settle).toMatchObject({ state: "done", outcome: "refund" })
     })
 
     it("holds an underpayment for the merchant once the window passes with no top-up, and places the order when the admin accepts it", async () => {

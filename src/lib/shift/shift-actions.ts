@@ -1,5 +1,5 @@
 import { distinctDeposits, REFUND_STATUSES, type ShiftDepositLike, type StatusDecision } from "./status-map"
-import { creditedAmount, underpaymentWindowEnd } from "./underpayment"
+import { creditedAmount, creditedTopUps, underpaymentWindowEnd } from "./underpayment"
 import { compareDecimals, morePercent, subtractDecimals } from "../money"
 import type { CryptoSwapOptions } from "../options"
 
@@ -67,7 +67,7 @@ export type ShiftActionPlan = {
   authorize: boolean
   capture: boolean
   cancelExpired: boolean
-  /** The deposit went back to the shopper after the payment was authorized: cancel that payment. */
+  /** The deposit went back to the shopper after the payment was authorized or counted top-ups: cancel that payment, give those back. */
   cancelRefunded: boolean
   setRefundAddress: boolean
   /** Cancel at the service a waiting shift whose session is gone (the provider's own cancel came too early). */
@@ -385,7 +385,8 @@ export function planShiftActions(
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
     capture: (captures || owedAfterCancel) && !row.captured_at,
     cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
-    cancelRefunded: payment && refunded && Boolean(row.authorized_at) && !row.captured_at && !row.canceled_at,
+    // Top-ups it counted pay nothing now either: given back with it.
+    cancelRefunded: payment && refunded && Boolean(row.authorized_at || creditedTopUps(row).length) && !row.captured_at && !row.canceled_at,
     setRefundAddress,
     // An unpaid top-up nobody looks at gives its open variable order back too, and so does the shift of an
     // order canceled before anything was paid for it (placed before payment).

@@ -52,6 +52,14 @@ export function paymentClosed(payment: {
   )
 }
 
+/**
+ * A payment a top-up can still pay: its underpayment undecided, or held for the merchant (a top-up that
+ * covers the rest places the order), and not closed.
+ */
+export function takesTopUp(payment: Parameters<typeof paymentClosed>[0]): boolean {
+  return !paymentClosed(payment) && (underpaymentUndecided(payment.flags) || Boolean(payment.flags?.underpaid_held))
+}
+
 /** What a payment still misses, in the settle coin (the store currency's peg): never negative. */
 export function missingAmount(amountDue: string, received: string): string | null {
   return compareDecimals(received, amountDue) < 0 ? subtractDecimals(amountDue, received) : null
@@ -60,6 +68,11 @@ export function missingAmount(amountDue: string, received: string): string | nul
 /** What a payment row still misses once its own money (`received`) and its credit are counted; null when nothing is. */
 export function stillMissing(row: { amount_due: string | null; credit: string | null }, received: string | undefined): string | null {
   return received && row.amount_due ? missingAmount(row.amount_due, addDecimals(received, row.credit ?? "0")) : null
+}
+
+/** The top-ups a payment counts, by ledger id: written with its credit, in one update of its row. */
+export function creditedTopUps(payment: { flags?: Record<string, unknown> | null }): string[] {
+  return Array.isArray(payment.flags?.credited_top_ups) ? (payment.flags!.credited_top_ups as string[]) : []
 }
 
 /** What a top-up counted toward its payment, once credited (`credited_amount`). */

@@ -1,11 +1,24 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { providerById } from "../../lib/provider-registry"
+import { topUpAmount } from "../../lib/shift/ledger-fields"
+import { creditedTopUps } from "../../lib/shift/underpayment"
+import { refundHeldShift } from "../steps/refund-held-money"
 import type { ShiftAction } from "./shift-action"
 
 /**
- * The service sent the deposit back after the payment was authorized: the payment is canceled and the
- * order is flagged (metadata `crypto_swap_flag`), so an admin sees it was never paid.
+ * The service sent the deposit back after the payment was authorized, or counted top-ups: the payment is
+ * canceled and the order is flagged (metadata `crypto_swap_flag`), so an admin sees it was never paid. The
+ * top-ups it counted are given back through refund shifts (once each, by refund id): they pay no order now.
  */
 export const cancelRefundedPayment: ShiftAction = async (container, row) => {
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+  const counted = creditedTopUps(row)
+  for (const topUp of counted.length ? await ledger.listSwapShifts({ id: counted, kind: "top_up" }) : []) {
+    const amount = topUpAmount(topUp, options)
+    if (amount) await refundHeldShift(ledger, topUp, amount)
+  }
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const {
     data: [session],

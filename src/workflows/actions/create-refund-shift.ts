@@ -7,8 +7,7 @@ import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { countedFigures, refundQuoteRequest, refundTarget, type RefundTarget, withTopUps } from "../../lib/shift/refund-quote"
 import { heldRefundId, isOrderRefund } from "../../lib/shift/refund-ids"
-import { creditedAmount } from "../../lib/shift/underpayment"
-import { creditedTopUps } from "../steps/payment-credit"
+import { creditedAmount, creditedTopUps } from "../../lib/shift/underpayment"
 import { ActionNeedsAdmin, type LedgerShift, type ShiftAction } from "./shift-action"
 
 /**
@@ -80,7 +79,7 @@ export const createRefundShift: ShiftAction = async (container, row) => {
       ...ledgerFieldsFromShift(shift, { kind: "refund", refund_address: row.refund_address, refund_memo: row.refund_memo }),
       deposit_estimate: estimate,
       // What an earlier shift's deposits did (renewed, or a new destination) says nothing of this one.
-      flags: { address_needed: null, sent_back: null, refund_target: target },
+      flags: { address_needed: null, sent_back: null, variable_shift_asked_at: null, refund_target: target },
     },
     history: "refund_shift_created",
     reread: false,

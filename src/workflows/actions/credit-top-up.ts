@@ -1,9 +1,9 @@
 import { Modules } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
-import { applyPaymentCredit, creditedTopUps, mirrorCredit } from "../steps/payment-credit"
+import { applyPaymentCredit, mirrorCredit } from "../steps/payment-credit"
 import { refundHeldShift } from "../steps/refund-held-money"
 import { shiftLockKey } from "../shift-lock"
-import { paymentClosed } from "../../lib/shift/underpayment"
+import { creditedTopUps, paymentClosed } from "../../lib/shift/underpayment"
 import type { ShiftAction } from "./shift-action"
 
 /**

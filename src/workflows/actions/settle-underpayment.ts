@@ -3,11 +3,18 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { decideLedgerRow } from "../../lib/shift/ledger-fields"
 import { refundHeldMoney } from "../steps/refund-held-money"
-import { creditedTopUps } from "../steps/payment-credit"
+import { creditedTopUps } from "../../lib/shift/underpayment"
+import { isTerminal } from "../../lib/shift/shift-actions"
 import { ActionNotYet, type ShiftAction } from "./shift-action"
 
-/** A top-up's deposit is on its way (or settled, not yet counted): the payment may still be paid. */
-const IN_FLIGHT = new Set(["pending", "processing", "settling", "review", "multiple"])
+/** A top-up's deposit is on its way: the payment may still be paid. */
+const IN_FLIGHT = new Set(["pending", "processing", "settling", "review"])
+
+/** Some deposit of the top-up still moves: one of a `multiple` one whose deposits all went back brings nothing. */
+const moving = (topUp: { status: string; deposits: unknown }) =>
+  topUp.status === "multiple"
+    ? !isTerminal({ status: topUp.status, deposits: Array.isArray(topUp.deposits) ? (topUp.deposits as Array<{ status: string }>) : [] })
+    : IN_FLIGHT.has(topUp.status)
 
 /**
  * A short payment's wait for the rest ran out (`underpayment.waitMinutes`): everything it received goes
@@ -23,7 +30,7 @@ export const settleUnderpayment: ShiftAction = async (container, row) => {
   const coming = (await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })).find(
     (topUp) =>
       !topUp.captured_at &&
-      (IN_FLIGHT.has(topUp.status) || (decideLedgerRow(topUp, options).settledAmount && !counted.includes(topUp.id) && !topUp.flags?.held_refund))
+      (moving(topUp) || (decideLedgerRow(topUp, options).settledAmount && !counted.includes(topUp.id) && !topUp.flags?.held_refund))
   )
   if (coming) throw new ActionNotYet("A top-up's deposit is on its way: waiting for it before the payment is settled")
   if (options.underpayment.then === "refund") {

@@ -4,14 +4,10 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { addDecimals, compareDecimals } from "../../lib/money"
 import { topUpAmount } from "../../lib/shift/ledger-fields"
-import { creditedAmount } from "../../lib/shift/underpayment"
+import { creditedAmount, creditedTopUps } from "../../lib/shift/underpayment"
 
 type LedgerRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
 
-/** The top-ups a payment counts, by ledger id: written with its credit, in one update of its row. */
-export function creditedTopUps(payment: { flags: Record<string, unknown> | null }): string[] {
-  return Array.isArray(payment.flags?.credited_top_ups) ? (payment.flags!.credited_top_ups as string[]) : []
-}
 
 /**
  * The payment's credit (what its credited top-ups settled, whatever their status says, and a shortfall the

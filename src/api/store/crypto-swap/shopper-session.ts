@@ -7,7 +7,7 @@ import { syncShiftWorkflow } from "../../../workflows/sync-shift"
 import { decideLedgerRow } from "../../../lib/shift/ledger-fields"
 import { knownLedgerRow, sessionLedgerFilter } from "../../../lib/shift/session-ledger-row"
 import { paymentView } from "../../../lib/shift/payment-view"
-import { topUpClosed } from "../../../lib/shift/underpayment"
+import { takesTopUp, topUpClosed } from "../../../lib/shift/underpayment"
 import { refundReachedShopper } from "../../../lib/shift/refund-ids"
 import { shopperError, text, type Say } from "../../../lib/i18n"
 import { parseInput } from "../../parse-input"
@@ -124,7 +124,7 @@ export async function currentPayment(
   const known = await ledgerRowForSession(scope, session)
   let topUp = await latestTopUp(ledger, known.id)
   // Written before the sync: a shopper coming back is never taken for one who left (variablePool.idleMinutes).
-  const open = shownTopUp(topUp)
+  const open = shownTopUp(topUp, known)
   await recordViewed(ledger, open ? [known, open] : [known])
   if (open) {
     await syncForPage(scope, open, maxAgeMs)
@@ -132,16 +132,21 @@ export async function currentPayment(
   }
   const current = await syncForPage(scope, known, maxAgeMs)
   const row = await ledger.retrieveSwapShift(known.id)
-  return { row, decision: decideLedgerRow(row, provider.options), current, topUp: shownTopUp(topUp) }
+  return { row, decision: decideLedgerRow(row, provider.options), current, topUp: shownTopUp(topUp, row) }
 }
 
 /**
- * The top-up a payment page shows: one still open (waiting for its deposit, or with one on its way or
- * being sent back), or a counted one whose later deposit the service sends back to an address the shopper
- * must give.
+ * The top-up a payment page shows: one still open (waiting for its deposit while its payment can take it,
+ * or with one on its way or being sent back), or a counted one whose later deposit the service sends back
+ * to an address the shopper must give. A waiting one whose payment was decided since (refunded, accepted,
+ * covered) is not offered: paid, it would buy nothing (and, unseen, its variable order is given back when idle).
  */
-function shownTopUp<T extends { status: string; captured_at: Date | string | null; flags: Record<string, unknown> | null }>(topUp: T | null): T | null {
-  return topUp && (!topUpClosed(topUp) || Boolean(topUp.flags?.address_needed)) ? topUp : null
+function shownTopUp<T extends { status: string; captured_at: Date | string | null; flags: Record<string, unknown> | null }>(
+  topUp: T | null,
+  payment: Parameters<typeof takesTopUp>[0]
+): T | null {
+  if (!topUp || (topUp.status === "waiting" && !takesTopUp(payment))) return null
+  return !topUpClosed(topUp) || Boolean(topUp.flags?.address_needed) ? topUp : null
 }
 
 async function latestTopUp(ledger: CryptoSwapModuleService, paymentId: string) {

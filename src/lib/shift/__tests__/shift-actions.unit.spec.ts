@@ -39,6 +39,9 @@ describe("planShiftActions", () => {
     const refunded = plan({ authorized_at: new Date() }, { status: "refunded" })
     expect(refunded).toMatchObject({ cancelRefunded: true, flags: { refunded: true } })
     expect(plan({}, { status: "refunded" }).cancelRefunded).toBe(false)
+    // Top-ups it counted pay nothing now: given back by the same action, order or not.
+    expect(plan({ flags: { credited_top_ups: ["cs_topup"] } }, { status: "refunded" }).cancelRefunded).toBe(true)
+    expect(plan({ flags: { credited_top_ups: ["cs_topup"] }, canceled_at: new Date() }, { status: "refunded" }).cancelRefunded).toBe(false)
   })
 
   it("asks for a refund address once, and passes on one it knows", () => {
