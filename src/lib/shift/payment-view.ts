@@ -1,4 +1,5 @@
 import { refundTargetOf } from "./refund-quote"
+import { refundSentBack } from "./refund-ids"
 import type { PaymentStage } from "./status-map"
 import { addDecimals, depositFor } from "../money"
 import { missingAmount, paymentClosed, underpaymentUndecided } from "./underpayment"
@@ -209,9 +210,6 @@ function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: Sh
 function sayWording(wording: { headline: ShopperText; next_step: ShopperText }, say: Say) {
   return { headline: say(wording.headline), next_step: say(wording.next_step) }
 }
-
-/** The service sent the store's deposit to a refund shift back (every deposit of a `multiple` one). */
-const refundSentBack = (row: LedgerRowView) => row.status === "refunded" || row.flags?.sent_back === "refunded"
 
 /**
  * A variable-rate refund shift takes deposits until it expires: the rest of what it paid the shopper short, or

@@ -32,3 +32,7 @@ export const OPEN_REFUND_STATUSES = [
  */
 export const refundReachedShopper = (row: { status: string; flags: Record<string, unknown> | null }) =>
   row.status === "paid_manually" || (Boolean(row.flags?.refunded) && !row.flags?.refund_short)
+
+/** The service sent the store's deposit to a refund shift back (every deposit of a `multiple` one: `sent_back`). */
+export const refundSentBack = (row: { status: string; flags?: Record<string, unknown> | null }) =>
+  row.status === "refunded" || row.flags?.sent_back === "refunded"

@@ -1,5 +1,6 @@
 import type { CryptoSwapOptions } from "../options"
 import { underpaymentWindowEnd } from "./underpayment"
+import { refundSentBack } from "./refund-ids"
 
 const IN_FLIGHT = new Set(["pending", "processing", "settling", "multiple"])
 const REFUND = new Set(["refund", "refunding"])
@@ -121,7 +122,7 @@ export function rowSyncAt(row: CadenceRow, options: Pick<CryptoSwapOptions, "rec
       kind: row.kind,
       type: row.type,
       refundOpen: row.kind === "refund" && !row.flags?.refunded,
-      refundToSend: Boolean(row.flags?.refund_short) || row.status === "refunded" || row.flags?.sent_back === "refunded",
+      refundToSend: Boolean(row.flags?.refund_short) || refundSentBack(row),
       deposits: Array.isArray(row.deposits) ? (row.deposits as Array<{ status: string }>) : null,
       wakeAt: underpaymentWindowEnd(row.flags, options.underpayment.waitMinutes),
     },
