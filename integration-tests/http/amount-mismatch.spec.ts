@@ -174,6 +174,37 @@ medusaIntegrationTestRunner({
       expect(await refundsOf()).toHaveLength(2)
     })
 
+    it("waits for the figure of a deposit sent again that the service reports settled without one, and gives it back once known", async () => {
+      const { container, row, excess, amount } = await overpaid(PROVIDERS.refunding)
+      const refundsOf = () => ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id }, { order: { created_at: "ASC" } })
+      await env.control.deposit(row.shift_id!, { amount: (await depositWorth(amount, "0.5")).toFixed() })
+      await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
+      const shift = env.sandbox.getShift(row.shift_id!)
+      const again = shift.deposits!.at(-1)!.settleAmount!
+      // Settled, its figure not given yet, and the address expired by the time it is: the last chance to read it.
+      const unpriced = {
+        ...shift,
+        expiresAt: new Date(Date.now() - 60_000).toISOString(),
+        deposits: shift.deposits!.map((deposit, index) => (index === 0 ? deposit : { ...deposit, settleAmount: undefined, rate: undefined })),
+      }
+      await env.control.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(unpriced) })
+      await env.control.addFault({ method: "GET", path: "/v2/shifts", status: 200, body: JSON.stringify([unpriced]) })
+      await dayLater(container, row.id)
+      await reconcile(container)
+      // Nothing is judged on a deposit counted as nothing: the row is read again, not closed.
+      const waiting = await ledgerRow(container, { id: row.id })
+      expect(waiting).toMatchObject({ status: "multiple", terminal: false, flags: expect.objectContaining({ overpaid: excess }) })
+      expect(waiting.next_sync_at).not.toBeNull()
+      expect((await refundsOf()).map((refund) => refund.amount_due)).toEqual([excess])
+
+      await env.control.clearFaults()
+      await dayLater(container, row.id)
+      await reconcile(container)
+      await reconcile(container)
+      expect((await refundsOf()).map((refund) => refund.amount_due)).toEqual([excess, again])
+      expect(await ledgerRow(container, { id: row.id })).toMatchObject({ flags: expect.objectContaining({ overpaid: new BigNumber(excess).plus(again).toFixed() }) })
+    })
+
     it("gives nothing back when a shopper whose shortfall the merchant accepted pays the rest to the same address later", async () => {
       const { container, cart, session, row } = await settledShort(PROVIDERS.refunding)
       await api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin)

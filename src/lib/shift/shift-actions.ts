@@ -1,4 +1,4 @@
-import { distinctDeposits, REFUND_STATUSES, type ShiftDepositLike, type StatusDecision } from "./status-map"
+import { distinctDeposits, REFUND_STATUSES, settledWithoutFigure, type ShiftDepositLike, type StatusDecision } from "./status-map"
 import { creditedAmount, creditedTopUps, underpaymentWindowEnd } from "./underpayment"
 import { compareDecimals, morePercent, subtractDecimals } from "../money"
 import type { CryptoSwapOptions } from "../options"
@@ -202,10 +202,10 @@ export function isTerminal(shift: {
   settleAmount?: string | null
   depositAmount?: string | null
   rate?: string | null
-  deposits?: Array<{ status: string }> | null
+  deposits?: ShiftDepositLike[] | null
 }): boolean {
   // A variable shift settled without a figure to judge it by is read again until the service gives one.
-  if (shift.status === "settled" && shift.type === "variable" && !shift.settleAmount && !(shift.depositAmount && shift.rate)) return false
+  if (settledWithoutFigure(shift)) return false
   if (shift.status === "multiple") {
     return (shift.deposits ?? []).every((deposit) => TERMINAL.has(deposit.status))
   }

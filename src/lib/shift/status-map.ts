@@ -37,6 +37,13 @@ export type ShiftDepositLike = {
   depositAmount?: string | null
   settleAmount?: string | null
   issue?: string | null
+  rate?: string | null
+}
+
+/** What a variable shift's deposit (or one of a `multiple` one's) settles: the service's figure, else the deposit at its rate. */
+export function settlementFigure(deposit: Pick<ShiftDepositLike, "settleAmount" | "depositAmount" | "rate">): string | undefined {
+  if (deposit.settleAmount) return deposit.settleAmount
+  return deposit.depositAmount && deposit.rate ? multiplyDecimals(deposit.depositAmount, deposit.rate) : undefined
 }
 
 export type ShiftLike = {
@@ -143,11 +150,22 @@ function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: st
     const earliest = inFlight
       .map((deposit) => deposit.status)
       .sort((a, b) => IN_FLIGHT_ORDER.indexOf(a) - IN_FLIGHT_ORDER.indexOf(b))[0]
-    // Judged only once the service says what every deposit will settle.
-    const known = valid.every((deposit) => deposit.settleAmount)
-    return { status: earliest, ...(known ? { expectedAmount: addDecimals(...valid.map((deposit) => deposit.settleAmount!)) } : {}) }
+    return { status: earliest, expectedAmount: sumOfFigures(valid) }
   }
-  return { status: "settled", settledAmount: addDecimals(...settledDeposits(shift).map((deposit) => deposit.settleAmount ?? "0")) }
+  return { status: "settled", settledAmount: sumOfFigures(settledDeposits(shift)) }
+}
+
+/** What the deposits settle together; undefined until each has a figure (one counted as nothing would hide a payment). */
+function sumOfFigures(deposits: ShiftDepositLike[]): string | undefined {
+  const figures = deposits.map(settlementFigure)
+  return figures.every((figure): figure is string => figure !== undefined) ? addDecimals(...figures) : undefined
+}
+
+/** A variable shift settled (all of it, or a deposit of a `multiple` one) without a figure to judge it by: read it again. */
+export function settledWithoutFigure(shift: ShiftLike): boolean {
+  if (shift.type !== "variable") return false
+  if (shift.status === "multiple") return settledDeposits(shift).some((deposit) => !settlementFigure(deposit))
+  return shift.status === "settled" && !settlementFigure(shift)
 }
 
 function stageBeforePayment(policy: StatusPolicy): PaymentSessionStatus {
@@ -172,12 +190,6 @@ const ACTION_OF_SESSION: Record<PaymentSessionStatus, PaymentActions> = {
   [PaymentSessionStatus.CANCELED]: "canceled",
 }
 
-/** What a variable shift's deposit will settle: the service's figure, else its deposit at its rate. */
-function expectedSettlement(shift: ShiftLike): string | undefined {
-  if (shift.settleAmount) return shift.settleAmount
-  return shift.depositAmount && shift.rate ? multiplyDecimals(shift.depositAmount, shift.rate) : undefined
-}
-
 /** Every deposit the shift took went back to its sender (for `multiple`, each of its deposits): it holds nothing. */
 export function sentBackInFull(shift: ShiftLike): boolean {
   return (shift.status === "multiple" ? resolveMultiple(shift).status : shift.status) === "refunded"
@@ -187,18 +199,18 @@ export function sentBackInFull(shift: ShiftLike): boolean {
 export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDecision {
   const multiple = shift.status === "multiple" ? resolveMultiple(shift) : undefined
   const status = multiple?.status ?? shift.status
-  const multipleSettled = multiple?.settledAmount
   let stage: PaymentStage = STAGE_OF_STATUS[status] ?? "unknown"
   const variable = shift.type === "variable"
-  // A variable shift settled without its amount is judged by its deposit at its rate, as on its way.
+  // A variable shift settled without its amount is judged by its deposit at its rate, as on its way; a
+  // variable `multiple` one by its deposits only (the shift's own figure may be its first deposit's).
   const settledAmount =
-    stage === "settled" ? multipleSettled ?? shift.settleAmount ?? (variable && !multiple ? expectedSettlement(shift) : undefined) : undefined
+    stage !== "settled" ? undefined : variable ? (multiple ? multiple.settledAmount : settlementFigure(shift)) : multiple?.settledAmount ?? shift.settleAmount ?? undefined
 
   // A variable deposit may be any amount in the range: it is judged as soon as the service says what it
   // will settle (or its deposit and rate), before anything is authorized or any order placed, and again
   // once it has settled. Until it can be judged, it is not authorized.
   const inFlight = stage === "deposit_detected" || stage === "deposit_confirmed" || stage === "review"
-  const expectedAmount = variable && inFlight ? (multiple ? multiple.expectedAmount : expectedSettlement(shift)) : undefined
+  const expectedAmount = variable && inFlight ? (multiple ? multiple.expectedAmount : settlementFigure(shift)) : undefined
   const judged = settledAmount ?? expectedAmount
   // With the credit (settled top-ups, a shortfall the merchant accepted) the payment's money as a whole is judged.
   const covered = judged && policy.credit ? addDecimals(judged, policy.credit) : judged

@@ -372,6 +372,15 @@ describe("isTerminal", () => {
     expect(isTerminal({ status: "multiple", deposits: [{ status: "settled" }, { status: "refund" }] })).toBe(false)
     expect(isTerminal({ status: "multiple", deposits: [{ status: "settled" }, { status: "refunded" }] })).toBe(true)
   })
+
+  it("reads a variable shift again while a settled deposit has no figure to judge it by", () => {
+    const priced = { status: "settled", settleAmount: "50" }
+    expect(isTerminal({ status: "multiple", type: "variable", deposits: [priced, { status: "settled" }] })).toBe(false)
+    expect(isTerminal({ status: "multiple", type: "variable", deposits: [priced, { status: "settled", depositAmount: "1", rate: "50" }] })).toBe(true)
+    expect(isTerminal({ status: "multiple", type: "variable", deposits: [priced, { status: "settled", settleAmount: "10" }] })).toBe(true)
+    // A fixed shift settles its first deposit at the fixed amount; the service sends the others back.
+    expect(isTerminal({ status: "multiple", type: "fixed", settleAmount: "50", deposits: [{ status: "settled" }, { status: "refunded" }] })).toBe(true)
+  })
 })
 
 describe("nextSyncAt", () => {

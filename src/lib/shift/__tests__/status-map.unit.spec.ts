@@ -182,6 +182,22 @@ describe("status map", () => {
       })
     })
 
+    it("judges a settled deposit without its figure by its deposit at its rate, else not at all", () => {
+      const first = { status: "settled", depositHash: "0xa", settleAmount: "100" }
+      const again = { status: "settled", depositHash: "0xb", settleHash: "0xpay2" }
+      // Counting the second as nothing would take a shopper's second payment as no payment at all.
+      const unpriced = decideStatus({ status: "multiple", type: "variable", settleAmount: "100", deposits: [first, again] }, policy())
+      expect(unpriced).toMatchObject({ stage: "unknown", settledAmount: undefined })
+      expect(unpriced.session).not.toBe(CAPTURED)
+      expect(unpriced.excessAmount).toBeUndefined()
+      const rated = [first, { ...again, depositAmount: "0.001", rate: "80000" }]
+      expect(decideStatus({ status: "multiple", type: "variable", deposits: rated }, policy())).toMatchObject({
+        session: CAPTURED,
+        settledAmount: "180",
+        excessAmount: "80",
+      })
+    })
+
     it("fails when every deposit is being refunded", () => {
       const deposits = [{ status: "refunding", depositHash: "0xa" }, { status: "refunded", depositHash: "0xb" }]
       expect(decideStatus({ status: "multiple", type: "fixed", deposits }, policy()).session).toBe(ERROR)
