@@ -233,9 +233,11 @@ const countedTopUp = (row: Pick<ShiftActionState, "kind" | "captured_at">) => ro
  * goes back, whatever the overpayment policy. Null while nothing was counted yet (an admin's refund
  * instead, before its money settled; a top-up credited before its credit was recorded).
  */
-function settledBeyondCounted(row: Pick<ShiftActionState, "refund_owed" | "flags">, settledAmount: string | undefined): string | null {
+function settledBeyondCounted(row: Pick<ShiftActionState, "refund_owed" | "flags" | "amount_due">, settledAmount: string | undefined): string | null {
   const held = typeof row.flags?.held_amount === "string" ? row.flags.held_amount : null
-  const counted = row.refund_owed ?? held ?? creditedAmount(row)
+  // Medusa refunds the whole payment it captured: the amount due.
+  const refundedByMedusa = row.flags?.refunded_by_medusa ? row.amount_due : null
+  const counted = row.refund_owed ?? held ?? refundedByMedusa ?? creditedAmount(row)
   if (!counted || !settledAmount || compareDecimals(settledAmount, counted) <= 0) return null
   return subtractDecimals(settledAmount, counted)
 }
@@ -245,7 +247,7 @@ function settledBeyondCounted(row: Pick<ShiftActionState, "refund_owed" | "flags
  * or all that arrived after a payment's money was being given back or a top-up's was counted.
  */
 export function excessToGiveBack(
-  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags" | "captured_at">,
+  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags" | "captured_at" | "amount_due">,
   decision: Pick<StatusDecision, "settledAmount" | "excessAmount">
 ): string | null {
   if ((row.kind === "payment" && givenBackToShopper(row)) || countedTopUp(row)) return settledBeyondCounted(row, decision.settledAmount)

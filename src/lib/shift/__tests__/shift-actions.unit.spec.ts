@@ -141,6 +141,11 @@ describe("planShiftActions", () => {
     const held = { flags: { held_refund: "held_x", held_amount: "25" } }
     expect(plan(held, settled("75"))).toMatchObject({ authorize: false, capture: false, refundExcess: true, flags: { paid_after_given_back: "50" } })
     expect(plan(held, settled("75")).flags.overpaid).toBeUndefined()
+    // Medusa refunded the payment it captured (its amount, the amount due) when the cart could not complete:
+    // what settled beyond it reached nobody.
+    const medusaRefunded = { flags: { refunded_by_medusa: "pay_1" } }
+    expect(plan(medusaRefunded, { status: "settled", type: "fixed", settleAmount: "60" })).toMatchObject({ refundExcess: true, flags: { paid_after_given_back: "10" } })
+    expect(plan(medusaRefunded, { status: "settled", type: "fixed", settleAmount: "50" })).toMatchObject({ refundExcess: false, flags: { paid_after_given_back: null } })
     // Refunded instead before it settled: nothing is counted until the capture records what is owed.
     expect(plan({ flags: { refund_instead: { by: "user_1" } } }, settled("75")).refundExcess).toBe(false)
     // Within the overpayment tolerance of the 50 due (1 %, kept or refunded alike): a final figure a little
