@@ -197,6 +197,30 @@ medusaIntegrationTestRunner({
       }).toEqual({ order: undefined, shift: { paid_no_order_since: null, refunded_by_medusa: captured.id }, paidNoOrder: [], refunds: 1 })
     })
 
+    it("gives back what a paid checkout settled above the payment Medusa refunded on its own, and leaves no action waiting", async () => {
+      const container = getContainer()
+      const { checkoutId, shiftId, row } = await paidWhileSoldOut(PROVIDERS.checkout)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await notifyMedusaOfPaidCheckout(checkoutId!, shiftId)
+      await reconcile(container)
+      // The service reports more settled than the amount due (the payer sent more than asked).
+      const shift = env.sandbox.getShift(shiftId)
+      const settled = new BigNumber(shift.settleAmount!).times("1.5").toFixed()
+      await env.control.addFault({ method: "GET", path: `/v2/shifts/${shiftId}`, status: 200, body: JSON.stringify({ ...shift, settleAmount: settled }) })
+      await ledgerOf(container).updateSwapShifts({ id: row.id, next_sync_at: new Date() })
+      await reconcile(container)
+      await env.control.clearFaults()
+
+      const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId }, { order: { created_at: "ASC" } })
+      const recorded = await ledgerRow(container, { id: row.id })
+      expect(refunds.map((refund) => [refund.refund_id, refund.amount_due])).toEqual([
+        [expect.stringMatching(/^ref/), recorded.amount_due],
+        [`excess_${row.id}`, new BigNumber(settled).minus(recorded.amount_due!).toFixed()],
+      ])
+      // Nothing planned for it waits forever out of sight: no capture of money Medusa gave back.
+      expect(await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, state: ["pending", "attention"] })).toEqual([])
+    })
+
     it("gives back all of an overpaid deposit whose order could not be placed, not only the amount due", async () => {
       const container = getContainer()
       const cart = await shop.createCart()

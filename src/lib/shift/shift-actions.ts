@@ -363,7 +363,8 @@ export function planShiftActions(
   // Money an admin refunds instead of placing its order, or that no canceled order will hold, is recorded
   // owed when it settles (by the capture), even after the shopper moved on to a new payment.
   const owedInstead = payment && Boolean(row.flags?.refund_instead || orderCanceledUnpaid)
-  const captures = (payable || owedInstead) && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured"
+  // Never money Medusa refunded itself: no order holds it, and its payment is refunded already.
+  const captures = (placeable || owedInstead) && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured"
   // An order placed on money that then settled short, canceled since, or money that settled short after its
   // order (placed before payment) was canceled: what settled is owed back, recorded by the capture, which
   // finds the payment or the order canceled.

@@ -2,7 +2,7 @@ import type { Context } from "@medusajs/framework/types"
 import { InjectTransactionManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
 import { SwapShift } from "./models/swap-shift"
 import { SwapShiftEvent } from "./models/swap-shift-event"
-import { SwapShiftAction } from "./models/swap-shift-action"
+import { SwapShiftAction, type ShiftActionKind } from "./models/swap-shift-action"
 import { SwapWebhook } from "./models/swap-webhook"
 import { SwapReconciliationRun } from "./models/swap-reconciliation-run"
 
@@ -25,13 +25,20 @@ class CryptoSwapModuleService extends CryptoSwapModuleServiceBase {
   }
 
   /**
-   * No order will be placed on this payment (its money is owed back, or refunded instead): an authorize still
-   * retrying, or waiting for an admin, ends done with why, its last error gone with it.
+   * Actions an outcome made pointless (no order will be placed on money owed back, refunded instead or refunded
+   * by Medusa; nothing is captured on money Medusa refunded): those still retrying, or waiting for an admin, end
+   * done with why, their last error gone with them.
    */
   @InjectTransactionManager()
-  async endOpenAuthorize(swapShiftId: string, outcome: string, @MedusaContext() sharedContext: Context = {}) {
-    const [open] = await this.listSwapShiftActions({ swap_shift_id: swapShiftId, kind: "authorize", state: ["pending", "attention"] }, {}, sharedContext)
-    if (open) await this.updateSwapShiftActions({ id: open.id, state: "done", done_at: new Date(), next_attempt_at: null, last_error: null, outcome }, sharedContext)
+  async endOpenActions(swapShiftId: string, kinds: ShiftActionKind[], outcome: string, @MedusaContext() sharedContext: Context = {}) {
+    const open = await this.listSwapShiftActions({ swap_shift_id: swapShiftId, kind: kinds, state: ["pending", "attention"] }, {}, sharedContext)
+    const now = new Date()
+    if (open.length) {
+      await this.updateSwapShiftActions(
+        open.map((action) => ({ id: action.id, state: "done" as const, done_at: now, next_attempt_at: null, last_error: null, outcome })),
+        sharedContext
+      )
+    }
   }
 }
 

@@ -20,6 +20,8 @@ export const authorizePayment: ShiftAction = async (container, row, recorded) =>
       ledger: { ...before.links, paid_no_order_since: null, flags: { ...(row.flags ?? {}), refunded_by_medusa: before.payment!.id } },
       history: "refunded_by_medusa",
       outcome: "refunded_by_medusa",
+      // Medusa refunded what it captured: the capture planned with the authorize has nothing left to do.
+      ends: ["capture"],
     }
   }
   if (before.orderCanceled) {

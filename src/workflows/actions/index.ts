@@ -46,8 +46,14 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
   { kind: "create_refund_shift", planned: "createRefundShift", run: createRefundShift },
   { kind: "credit_top_up", planned: "creditTopUp", run: creditTopUp },
   { kind: "settle_underpayment", planned: "settleUnderpayment", run: settleUnderpayment },
-  // After the capture, or once the money is counted as given back (owed, or its refund recorded).
-  { kind: "refund_excess", planned: "refundExcess", run: refundExcess, ready: (row) => Boolean(row.captured_at || row.refund_owed || heldAmount(row)), repeats: true },
+  // After the capture, or once the money is counted as given back (owed, its refund recorded, or refunded by Medusa).
+  {
+    kind: "refund_excess",
+    planned: "refundExcess",
+    run: refundExcess,
+    ready: (row) => Boolean(row.captured_at || row.refund_owed || heldAmount(row) || row.flags?.refunded_by_medusa),
+    repeats: true,
+  },
 ]
 
 export type { ShiftAction, ShiftActionFailure, ShiftActionResult } from "./shift-action"

@@ -1,5 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { CryptoSwapModuleService } from "../../modules/crypto-swap"
+import type { ShiftActionKind } from "../../modules/crypto-swap/models/swap-shift-action"
 import type { RecordedShift } from "../steps/record-shift-observation"
 
 export type LedgerShift = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"]>>
@@ -16,6 +17,8 @@ export type ShiftActionResult = {
   event?: string
   /** The shift changed at the service because of it: read it again at once. */
   reread?: boolean
+  /** Actions planned beside it that it made pointless: they end done with its outcome instead of waiting forever. */
+  ends?: ShiftActionKind[]
 }
 
 /**

@@ -36,7 +36,7 @@ async function giveUpOrder(container: MedusaContainer, row: LedgerShift, actorId
 
   const now = new Date()
   // Only a failed authorize marks a payment paid with no order: it stops for good.
-  await ledger.endOpenAuthorize(row.id, "refund_instead")
+  await ledger.endOpenActions(row.id, ["authorize"], "refund_instead")
   await ledger.updateSwapShifts({
     id: row.id,
     paid_no_order_since: null,

@@ -39,7 +39,8 @@ export const runShiftActionStep = createStep(
       const result = await entry.run(container, row, recorded)
       if (result.ledger) await ledger.updateSwapShifts({ id: row.id, ...result.ledger })
       // Money recorded owed places no order: an authorize still retrying, or waiting for an admin, ends with it.
-      if (result.ledger?.refund_owed) await ledger.endOpenAuthorize(row.id, result.outcome ?? kind)
+      const ended = [...(result.ledger?.refund_owed ? (["authorize"] as const) : []), ...(result.ends ?? [])]
+      if (ended.length) await ledger.endOpenActions(row.id, ended, result.outcome ?? kind)
       await ledger.updateSwapShiftActions({
         id: action.id,
         state: "done",
