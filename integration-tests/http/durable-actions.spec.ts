@@ -5,6 +5,8 @@ import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/sto
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, orderWithPayments, placedOnConfirmedDeposit, reconcile } from "../helpers/ledger"
+import { waitFor } from "../helpers/wait-for"
+import { syncShiftWorkflow } from "../../src/workflows/sync-shift"
 
 jest.setTimeout(240_000)
 
@@ -105,6 +107,38 @@ medusaIntegrationTestRunner({
       const shift = await (await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}`)).json()
       expect(shift.refundAddress).toBe(BTC_REFUND)
       expect((await api.get("/admin/crypto-swap/status", admin)).data.attention).toEqual([])
+    })
+
+    it("tells a transition a sync recorded once, though the sync stopped before its end: the next one tells it", async () => {
+      const container = getContainer()
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      const { shiftId } = await paySession()
+      // Recorded by the subscriber of the shift's creation, beside the request.
+      const row = await waitFor("the new shift's ledger row", () => ledgerOf(container).listSwapShifts({ shift_id: shiftId }), (rows) => rows.length === 1).then(([found]) => found)
+      await env.control.deposit(shiftId)
+      // The sync records the deposit, then loses its database as it schedules the next read (as a process
+      // killed there would stop): the transition is recorded, its event not sent.
+      const ledger = ledgerOf(container)
+      const update = ledger.updateSwapShifts.bind(ledger) as (data: Record<string, unknown>) => Promise<unknown>
+      const lost = jest.spyOn(ledger, "updateSwapShifts").mockImplementation((async (data: Record<string, unknown>) => {
+        if (Object.keys(data).sort().join() === "id,next_sync_at") throw new Error("Connection terminated unexpectedly")
+        return update(data)
+      }) as never)
+      try {
+        const { errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "poll" }, throwOnError: false })
+        expect(errors.map((error) => error.error?.message)).toEqual(["Connection terminated unexpectedly"])
+      } finally {
+        lost.mockRestore()
+      }
+      const told = () => emittedNamed(emitted, "crypto-swap.shift.deposit_detected").filter((message: { data: { id: string } }) => message.data.id === row.id)
+      expect(await ledgerRow(container, { id: row.id })).toMatchObject({ status: "pending" })
+      expect(told()).toEqual([])
+
+      await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "poll" } })
+      expect(told()).toEqual([expect.objectContaining({ data: { id: row.id, status: "pending", stage: "deposit_detected" } })])
+      await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "poll" } })
+      expect(told()).toHaveLength(1)
+      expect((await ledgerRow(container, { id: row.id })).unsent_events).toBeNull()
     })
 
     it("records a refund owed instead of capturing when the order was canceled while authorized, then the shift settled", async () => {

@@ -393,6 +393,33 @@ medusaIntegrationTestRunner({
       expect(await refundedTotal(container, payment.id)).toBe("49.99")
     })
 
+    it("refunds an unheard cancel's kept money when the sync that planned the refund stopped before scheduling it, its shift long over", async () => {
+      const container = getContainer()
+      const { payment, kept } = await captureKeptByUnheardCancel(container)
+      // Expired hours ago: the shift itself gives no reason to read it again.
+      const shift = { ...env.sandbox.getShift(kept.shift_id!), expiresAt: new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString() }
+      await env.control.addFault({ method: "GET", path: `/v2/shifts/${kept.shift_id}`, status: 200, body: JSON.stringify(shift) })
+      await env.control.addFault({ method: "GET", path: "/v2/shifts", status: 200, body: JSON.stringify([shift]) })
+      // The job marks the cancel; the sync it starts records what it planned, then loses its database before the
+      // refund's own record is written (as a process killed there would).
+      const ledger = ledgerOf(container)
+      await ledger.updateSwapShifts({ id: kept.id, order_canceled_at: new Date(), next_sync_at: new Date() })
+      const lost = jest.spyOn(ledger, "createSwapShiftActions").mockRejectedValueOnce(new Error("Connection terminated unexpectedly"))
+      try {
+        const { errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: kept.id, source: "poll" }, throwOnError: false })
+        expect(errors.map((error) => error.error?.message)).toEqual(["Connection terminated unexpectedly"])
+      } finally {
+        lost.mockRestore()
+      }
+      expect(await refundedTotal(container, payment.id)).toBe("0")
+      expect((await ledgerRow(container, { id: kept.id })).next_sync_at).not.toBeNull()
+
+      // Still due: the job's next tick refunds it (the job looking for unheard cancels no longer sees a marked row).
+      await reconcile(container)
+      await env.control.clearFaults()
+      expect(await refundedTotal(container, payment.id)).toBe("49.99")
+    })
+
     it("finds within the hour, with nobody pressing Sync, what a capture racing an unheard cancel kept, and refunds it once; older payments once at the upgrade", async () => {
       const container = getContainer()
       const { payment, kept } = await captureKeptByUnheardCancel(container)

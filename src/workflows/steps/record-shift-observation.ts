@@ -5,12 +5,13 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
-import { awaitsOrderDecision, hasPromptActions, isTerminal, planMarkedRefund, planRefundShift, planSettings, planShiftActions, planWithoutShift, type ShiftActionPlan } from "../../lib/shift/shift-actions"
+import { awaitsOrderDecision, hasActions, hasPromptActions, isTerminal, planMarkedRefund, planRefundShift, planSettings, planShiftActions, planWithoutShift, type ShiftActionPlan } from "../../lib/shift/shift-actions"
 import { nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
 import { sessionPayment } from "../actions/session-payment"
+import { unsentColumn, withNewEvents, type ShiftEventMessage } from "../../lib/shift/plugin-events"
 
 export type SyncSource = "create" | "poll" | "webhook" | "storefront" | "admin"
 
@@ -28,6 +29,8 @@ export type RecordedShift = {
   error?: string
   /** The row's next read is already scheduled by what the service said, not by its ledger status: the sync's end keeps it. */
   cadence_recorded?: boolean
+  /** Events the sync's end sends: those of the transitions recorded now, after any an earlier sync stopped before sending. */
+  unsent_events?: ShiftEventMessage[]
 }
 
 const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedShift => ({
@@ -112,10 +115,12 @@ export const recordShiftObservationStep = createStep(
       // The merchant paid it by other means: the ledger keeps that (a sync reopening it would have the shopper
       // paid again). Its shift is closed at the service, and a deposit to it anyway is flagged and told.
       const plan = planMarkedRefund(row, shift)
+      const unsent = withNewEvents(row, plan.events, { status: row.status })
       await ledger.updateSwapShifts({
         id: row.id,
         snapshot: shift as unknown as Record<string, unknown>,
         flags: plan.flags,
+        unsent_events: unsentColumn(unsent),
         last_synced_at: now,
         sync_failures: 0,
         last_error: null,
@@ -138,7 +143,7 @@ export const recordShiftObservationStep = createStep(
       })
       if (plan.events.length) container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: refund ${row.id} was marked paid by other means, and its refund shift was funded too (${shift.status})`)
       // Its cadence follows the shift, not the row's own status: the sync's end keeps it.
-      return new StepResponse<RecordedShift>({ ...NOTHING_TO_DO(observation), plan, cadence_recorded: true })
+      return new StepResponse<RecordedShift>({ ...NOTHING_TO_DO(observation), plan, cadence_recorded: true, unsent_events: unsent })
     }
 
     const fields = ledgerFieldsFromShift(shift, row)
@@ -171,15 +176,20 @@ export const recordShiftObservationStep = createStep(
       now
     )
     const actionPending = hasPromptActions(plan)
+    // Written with the flags that keep these transitions from being planned again: sent at the sync's end, or by the next sync.
+    const unsent = withNewEvents(row, plan.events, { status: shift.status, stage: decision.stage })
     await ledger.updateSwapShifts({
       id: row.id,
       ...fields,
       ...orderCanceled,
       flags: plan.flags,
+      unsent_events: unsentColumn(unsent),
       last_synced_at: now,
       sync_failures: 0,
       last_error: null,
-      next_sync_at: rowSyncAt({ ...row, ...fields, flags: plan.flags }, options, now, actionPending),
+      // Any action planned or event to send keeps the row due until the sync's last steps: a sync stopped before
+      // then (a crash, a failed write) would otherwise leave an over shift with its action never run, or untold.
+      next_sync_at: rowSyncAt({ ...row, ...fields, flags: plan.flags }, options, now, actionPending) ?? (hasActions(plan) || unsent.length ? now : null),
     })
     if (changed) {
       // The session's data follows its payment's own shift, never a top-up's.
@@ -205,6 +215,7 @@ export const recordShiftObservationStep = createStep(
       plan,
       payment,
       observed: observation.observed_at ? { shift, observed_at: observation.observed_at } : undefined,
+      unsent_events: unsent,
     }
     return new StepResponse(recorded)
   }

@@ -12,6 +12,7 @@ import { rowSyncAt } from "../../lib/shift/sync-cadence"
 import { SwapServiceError, type Shift, type ShiftDeposit } from "../../lib/swap-service"
 import { decideShift } from "../../lib/shift/ledger-fields"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
+import { unsentEvents } from "../../lib/shift/plugin-events"
 import { syncShiftWorkflow } from "../sync-shift"
 
 export type ReconciliationStats = {
@@ -69,6 +70,8 @@ const depositStates = (deposits: readonly ShiftDeposit[] | null | undefined) =>
 
 function unchanged(row: DueShift & { session_gone: boolean }, shift: Shift, provider: RegisteredProvider): boolean {
   if (shift.status !== row.status || (shift.issue ?? null) !== row.issue) return false
+  // Events a sync recorded and stopped before sending: a full sync sends them.
+  if (unsentEvents(row).length) return false
   if (depositStates(shift.deposits) !== depositStates(row.deposits as ShiftDeposit[] | null)) return false
   // The service learnt a refund address (the shopper gave it on the service's own page): recorded by a full sync.
   if (row.kind !== "refund" && shift.refundAddress && shift.refundAddress !== row.refund_address) return false

@@ -70,6 +70,11 @@ export const SwapShift = model
     terminal: model.boolean().default(false),
     /** review, address_needed, underpaid, overpaid, cancel_requested ... */
     flags: model.json().nullable(),
+    /**
+     * Events of transitions recorded with the flags that keep them from being planned again, not sent yet: the
+     * sync sends them at its end, and the next one those a sync stopped before sending (an outbox).
+     */
+    unsent_events: model.json().nullable(),
     authorized_at: model.dateTime().nullable(),
     captured_at: model.dateTime().nullable(),
     canceled_at: model.dateTime().nullable(),
