@@ -5,6 +5,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { configureReconciliation, shippedReconcileDefaults } from "../helpers/reconcile-options"
 
 jest.setTimeout(120_000)
 
@@ -141,6 +142,69 @@ medusaIntegrationTestRunner({
         payments: [{ captures: 1, canceled_at: null }],
         page: { status: 200, stage: "settled", coin: "BTC" },
       })
+    })
+
+    /** Makes the ledger row of a checkout one made `ago` ms ago and due now, as the clock would. */
+    async function madeAgo(container: MedusaContainer, checkoutId: string, ago: number) {
+      await container.resolve(ContainerRegistrationKeys.PG_CONNECTION)("crypto_swap_shift")
+        .where({ checkout_id: checkoutId })
+        .update({ created_at: new Date(Date.now() - ago), next_sync_at: new Date() })
+    }
+
+    it("reads a checkout nobody picked a coin on less often once it is old, and stops once its page's week is over", async () => {
+      const container = getContainer()
+      const testApp = configureReconciliation(container, PROVIDERS.checkout, {})
+      const shipped = configureReconciliation(container, PROVIDERS.checkout, shippedReconcileDefaults())
+      try {
+        const cart = await shop.createCart()
+        const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.checkout, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+        const checkoutId = session.data.checkout_id as string
+        await reconcile(container)
+        const fresh = await ledgerRow(container, { checkout_id: checkoutId })
+        expect(new Date(fresh.next_sync_at!).getTime() - Date.now()).toBeLessThanOrEqual(shipped.waitingSeconds * 1000)
+
+        // Abandoned for two hours: the page may still be open in a tab, read hourly, not every 30 s forever.
+        await madeAgo(container, checkoutId, 2 * 60 * 60 * 1000)
+        const before = Date.now()
+        await reconcile(container)
+        const old = await ledgerRow(container, { checkout_id: checkoutId })
+        expect(new Date(old.next_sync_at!).getTime()).toBeGreaterThanOrEqual(before + shipped.openAddressSeconds * 1000)
+
+        // A week on, nothing reads it (a notification of a payment still wakes it).
+        await madeAgo(container, checkoutId, 8 * 24 * 60 * 60 * 1000)
+        await reconcile(container)
+        expect((await ledgerRow(container, { checkout_id: checkoutId })).next_sync_at).toBeNull()
+      } finally {
+        configureReconciliation(container, PROVIDERS.checkout, testApp)
+      }
+    })
+
+    it("keeps reading a checkout whose only shift expired unpaid hours ago, and sees the shift its payer picks and pays then", async () => {
+      const { container, checkoutId, first } = await checkoutWithFirstCoin()
+      const testApp = configureReconciliation(container, PROVIDERS.checkout, {})
+      const shipped = configureReconciliation(container, PROVIDERS.checkout, shippedReconcileDefaults())
+      try {
+        await env.control.advanceClock(QUOTE_LIFETIME_PLUS)
+        // Expired two hours ago, past the hour a late deposit is watched for.
+        const expired = { ...env.sandbox.getShift(first.id), expiresAt: new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString() }
+        await env.control.addFault({ method: "GET", path: `/v2/shifts/${first.id}`, status: 200, body: JSON.stringify(expired) })
+        await madeAgo(container, checkoutId, 3 * 60 * 60 * 1000)
+        await reconcile(container)
+        const row = await ledgerRow(container, { checkout_id: checkoutId })
+        expect(row).toMatchObject({ shift_id: first.id, status: "expired" })
+        expect(row.next_sync_at).not.toBeNull()
+        await env.control.clearFaults()
+
+        // The payer, back on the open page, picks a coin again and pays: the money is seen and listed, not lost.
+        const again = await env.control.payCheckout(checkoutId, "BTC", "bitcoin")
+        await env.control.deposit(again.id)
+        await env.control.walk(again.id, ["processing", "settling", "settled"])
+        await madeAgo(container, checkoutId, 3 * 60 * 60 * 1000)
+        await reconcile(container)
+        expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ shift_id: again.id, status: "settled" })
+      } finally {
+        configureReconciliation(container, PROVIDERS.checkout, testApp)
+      }
     })
 
     it("keeps the shift that placed the order when the payer pays another one too, and flags that one for the merchant", async () => {

@@ -164,6 +164,23 @@ medusaIntegrationTestRunner({
       expect(stats.deferred).toBe(1)
     })
 
+    it("reads hosted checkouts within the read budget too: the rest wait for the next tick", async () => {
+      const container = getContainer()
+      // A provider no earlier test of this file ticked: its budget is made at its first tick, from these options.
+      configureReconciliation(container, PROVIDERS.checkout, { maxReadsPerMinute: 3 })
+      for (let i = 0; i < 3; i++) {
+        const { session } = await shop.createPaymentSession((await shop.createCart()).id, PROVIDERS.checkout, BTC)
+        await env.control.payCheckout(session.data.checkout_id as string, "BTC", "bitcoin")
+        await waitFor("the checkout's ledger row", () => ledgerOf(container).listSwapShifts({ checkout_id: session.data.checkout_id }), (rows) => rows.length === 1)
+      }
+      await env.control.clearRequests()
+      const { stats } = await reconcile(container)
+      // Each checkout costs a read of the checkout and one of its shift: one fits in the three, two wait.
+      const reads = ((await env.control.requests()) as LoggedRequest[]).filter((request) => request.method === "GET" && /^\/v2\/(checkout|shifts)/.test(request.path))
+      expect(reads.length).toBeLessThanOrEqual(3)
+      expect(stats.deferred).toBe(2)
+    })
+
     // Last in this file: the refusal is remembered by the process for an hour.
     it("reads open shifts in bulk, and one by one for an hour once the service refuses the bulk read, missing no deposit", async () => {
       const container = getContainer()

@@ -9,6 +9,14 @@ const REFUND = new Set(["refund", "refunding"])
 export const LATE_DEPOSIT_WATCH_MS = 60 * 60 * 1000
 
 /**
+ * A hosted checkout has no expiry: its page makes a new shift whenever its payer picks a coin. One not paid
+ * yet is watched this long after it was made (a notification of a payment wakes it later too).
+ */
+export const CHECKOUT_PAYABLE_MS = 7 * 24 * 60 * 60 * 1000
+/** A checkout nobody picked a coin on for this long is read at the open-address cadence, not the waiting one. */
+const CHECKOUT_IDLE_MS = 60 * 60 * 1000
+
+/**
  * When a shift should be read again: often while money moves and in the first minutes of waiting (when
  * shoppers pay, often from another device, closing the page), rarely while it waits longer or sits in
  * review, never once it is over and nothing is left to do. Failures back off exponentially.
@@ -36,6 +44,8 @@ export function nextSyncAt(
      * Once past, the sync at that time made the decision or had none to make: it wakes the shift no more.
      */
     wakeAt?: Date | null
+    /** A hosted checkout not paid yet: its page takes a new pick until then, whatever its latest shift did. */
+    payableUntil?: Date | null
   },
   cadence: CryptoSwapOptions["reconcile"],
   now: Date
@@ -51,8 +61,13 @@ export function nextSyncAt(
     // The rest of a short refund, or a deposit again after one was sent back, is the merchant's to send now:
     // read like a refund, not like a stray deposit.
     const watchSeconds = shift.kind === "refund" && shift.refundToSend ? cadence.refundSeconds : cadence.openAddressSeconds
-    const watch = addressOpen(shift, now) ? new Date(now.getTime() + watchSeconds * 1000) : null
+    const watch = addressOpen(shift, now) || pageOpen(shift, now) ? new Date(now.getTime() + watchSeconds * 1000) : null
     return wake && watch ? (wake < watch ? wake : watch) : wake ?? watch
+  }
+  // A checkout with no shift yet: read while its page may still be used, rarely once nobody picked a coin for a while.
+  if (shift.payableUntil && !shift.expiresAt) {
+    if (!pageOpen(shift, now)) return null
+    if (shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() >= CHECKOUT_IDLE_MS) return new Date(now.getTime() + cadence.openAddressSeconds * 1000)
   }
   const status = shift.status === "multiple" && shift.deposits?.length ? busiestDeposit(shift.deposits) : shift.status
   const freshlyWaiting = shift.status === "waiting" && shift.kind !== "refund" && shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() < cadence.freshWaitingMinutes * 60_000
@@ -94,6 +109,17 @@ function addressOpen(
   return shift.kind === "refund" && Boolean(shift.refundOpen) && open
 }
 
+/** A hosted checkout not paid yet whose page still takes a pick (see CHECKOUT_PAYABLE_MS). */
+function pageOpen(shift: { payableUntil?: Date | null }, now: Date): boolean {
+  return Boolean(shift.payableUntil && shift.payableUntil > now)
+}
+
+/** Until when a ledger row's hosted checkout may still be paid through its page: none once its payment was captured. */
+export function checkoutPayableUntil(row: { type: string | null; kind: string | null; captured_at?: Date | string | null; created_at: Date | string | null }): Date | null {
+  if (row.type !== "checkout" || row.kind !== "payment" || row.captured_at || !row.created_at) return null
+  return new Date(new Date(row.created_at).getTime() + CHECKOUT_PAYABLE_MS)
+}
+
 /** What the cadence reads of a ledger row, as recorded or about to be. */
 type CadenceRow = {
   status: string
@@ -104,6 +130,7 @@ type CadenceRow = {
   type: string | null
   deposits: unknown
   flags: Record<string, unknown> | null
+  captured_at?: Date | string | null
 }
 
 /**
@@ -125,6 +152,7 @@ export function rowSyncAt(row: CadenceRow, options: Pick<CryptoSwapOptions, "rec
       refundToSend: Boolean(row.flags?.refund_short) || refundSentBack(row),
       deposits: Array.isArray(row.deposits) ? (row.deposits as Array<{ status: string }>) : null,
       wakeAt: underpaymentWindowEnd(row.flags, options.underpayment.waitMinutes),
+      payableUntil: checkoutPayableUntil(row),
     },
     options.reconcile,
     now

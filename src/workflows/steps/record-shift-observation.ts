@@ -6,7 +6,7 @@ import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
 import { awaitsOrderDecision, hasActions, hasPromptActions, isTerminal, planMarkedRefund, planRefundShift, planSettings, planShiftActions, planWithoutShift, type ShiftActionPlan } from "../../lib/shift/shift-actions"
-import { nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
+import { checkoutPayableUntil, nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
@@ -102,7 +102,7 @@ export const recordShiftObservationStep = createStep(
         sync_failures: failures,
         last_error: observation.error ?? null,
         next_sync_at: nextSyncAt(
-          { status: row.status, terminal: false, actionPending: false, failures, expiresAt: row.expires_at, createdAt: row.created_at, kind: row.kind },
+          { status: row.status, terminal: false, actionPending: false, failures, expiresAt: row.expires_at, createdAt: row.created_at, kind: row.kind, payableUntil: checkoutPayableUntil(row) },
           options.reconcile,
           now
         ),

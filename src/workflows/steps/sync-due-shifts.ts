@@ -120,15 +120,22 @@ async function readShifts(provider: RegisteredProvider, rows: DueShift[], logger
   })
 }
 
+/** A hosted checkout's sync reads the checkout, then the shift its payer picked (maybe since its last read). */
+const CHECKOUT_READS = 2
+
 async function reconcileProvider(container: MedusaContainer, provider: RegisteredProvider, rows: DueShift[], stats: ReconciliationStats) {
   // A hosted checkout's payer may have made another shift since: its row is synced through the checkout, never read directly.
   const direct = rows.filter((row) => row.shift_id && !row.checkout_id)
+  const checkouts = rows.filter((row) => row.checkout_id)
   const bulk = readsInBulk(provider)
   const reads = bulk ? Math.ceil(direct.length / BULK_CHUNK) : direct.length
-  const granted = budgetFor(provider).take(reads + (rows.length - direct.length))
-  const readable = bulk ? direct.slice(0, granted * BULK_CHUNK) : direct.slice(0, granted)
-  stats.deferred += direct.length - readable.length
-  stats.read += readable.length
+  // Direct shifts first (one bulk read answers fifty), then checkouts, whose abandoned ones never expire.
+  const granted = budgetFor(provider).take(reads + checkouts.length * CHECKOUT_READS)
+  const directGranted = Math.min(granted, reads)
+  const readable = bulk ? direct.slice(0, directGranted * BULK_CHUNK) : direct.slice(0, directGranted)
+  const readableCheckouts = checkouts.slice(0, Math.floor((granted - directGranted) / CHECKOUT_READS))
+  stats.deferred += direct.length - readable.length + checkouts.length - readableCheckouts.length
+  stats.read += readable.length + readableCheckouts.length
 
   // One query for the whole page: which payments' sessions Medusa has deleted or canceled.
   const gone = await goneSessions(
@@ -167,7 +174,9 @@ async function reconcileProvider(container: MedusaContainer, provider: Registere
   // Changed, unreadable or with an action due: the full sync, under the shift's lock, takes what was read here or reads again.
   const quietIds = new Set(quiet.map((sync) => sync.id))
   const eventful = [
-    ...rows.filter((row) => !row.shift_id || row.checkout_id),
+    // Nothing to read yet (a refund whose shift is still to be made).
+    ...rows.filter((row) => !row.shift_id && !row.checkout_id),
+    ...readableCheckouts,
     ...readable.filter((row) => !quietIds.has(row.id) && !postponed.has(row.id)),
   ]
   await mapConcurrently(eventful, provider.options.reconcile.concurrency, async (row) => {

@@ -1,7 +1,7 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { decideStatus, type StatusDecision, type StatusPolicy } from "../status-map"
 import { awaitsOrderDecision, depositsKept, hasActions, hasPromptActions, isTerminal, planMarkedRefund, planShiftActions, planWithoutShift, type ShiftActionState } from "../shift-actions"
-import { nextSyncAt, retryAt } from "../sync-cadence"
+import { checkoutPayableUntil, nextSyncAt, retryAt } from "../sync-cadence"
 import { freshPayment } from "./ledger-row-fixture"
 
 const policy: StatusPolicy = { authorizeOn: "confirmed", placeOrder: "after_payment", amountDue: "50", underpaymentTolerancePercent: "0", overpaymentTolerancePercent: "1" }
@@ -415,6 +415,22 @@ describe("nextSyncAt", () => {
     expect(after({ ...base, status: "waiting" })).toBe(30)
     expect(after({ ...base, status: "review" })).toBe(300)
     expect(after({ ...base, status: "refund" })).toBe(60)
+  })
+
+  it("reads a hosted checkout not paid yet while its page takes a pick, whatever its latest shift did", () => {
+    const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3600_000)
+    const payableUntil = (made: Date) => checkoutPayableUntil({ type: "checkout", kind: "payment", captured_at: null, created_at: made })
+    // No coin picked yet: as a waiting shift at first, hourly after an hour, not at all after a week.
+    expect(after({ ...base, status: "waiting", createdAt: hoursAgo(0.5), payableUntil: payableUntil(hoursAgo(0.5)) })).toBe(30)
+    expect(after({ ...base, status: "waiting", createdAt: hoursAgo(2), payableUntil: payableUntil(hoursAgo(2)) })).toBe(3600)
+    expect(after({ ...base, status: "waiting", createdAt: hoursAgo(8 * 24), payableUntil: payableUntil(hoursAgo(8 * 24)) })).toBeNull()
+    // Its latest shift expired unpaid hours ago: the page may make another.
+    const expired = { ...base, status: "expired", terminal: true, kind: "payment", type: "checkout", expiresAt: hoursAgo(2) }
+    expect(after({ ...expired, payableUntil: payableUntil(hoursAgo(3)) })).toBe(3600)
+    expect(after(expired)).toBeNull()
+    // Captured, or not a checkout: nothing more to take through a page.
+    expect(checkoutPayableUntil({ type: "checkout", kind: "payment", captured_at: now, created_at: now })).toBeNull()
+    expect(checkoutPayableUntil({ type: "variable", kind: "payment", captured_at: null, created_at: now })).toBeNull()
   })
 
   it("reads a shift with several deposits at the cadence of the busiest one still moving", () => {
