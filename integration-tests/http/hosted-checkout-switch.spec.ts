@@ -6,10 +6,12 @@ import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
 import { configureReconciliation, shippedReconcileDefaults } from "../helpers/reconcile-options"
+import { adminHeaders } from "../helpers/admin"
 
 jest.setTimeout(120_000)
 
 const env = useSandbox()
+const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 /** Past a fixed shift's quote lifetime (15 minutes). */
 const QUOTE_LIFETIME_PLUS = 16 * 60
 
@@ -142,6 +144,32 @@ medusaIntegrationTestRunner({
         payments: [{ captures: 1, canceled_at: null }],
         page: { status: 200, stage: "settled", coin: "BTC" },
       })
+    })
+
+    it("passes an admin's refund address to a later shift of the checkout sent back, though one was passed to an earlier shift", async () => {
+      const container = getContainer()
+      const admin = await adminHeaders(container)
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.checkout, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+      const checkoutId = session.data.checkout_id as string
+      /** A wrong amount to a pick: the service waits for an address to send it back to, which the admin gives. */
+      async function sentBack() {
+        const shift = await env.control.payCheckout(checkoutId, "BTC", "bitcoin")
+        await env.control.deposit(shift.id, { amount: "0.0001" })
+        await reconcile(container)
+        const row = await ledgerRow(container, { checkout_id: checkoutId })
+        expect(row).toMatchObject({ shift_id: shift.id, status: "refund", flags: expect.objectContaining({ address_needed: true }) })
+        expect((await api.post(`/admin/crypto-swap/shifts/${row.id}/refund-address`, { address: BTC_REFUND }, admin)).status).toBe(200)
+        await reconcile(container)
+        return shift
+      }
+      const first = await sentBack()
+      expect(env.sandbox.getShift(first.id)).toMatchObject({ refundAddress: BTC_REFUND })
+      await env.control.walk(first.id, ["refunding", "refunded"])
+
+      // The payer picks again and sends a wrong amount again: that shift gets the admin's address as well.
+      const second = await sentBack()
+      expect(env.sandbox.getShift(second.id)).toMatchObject({ refundAddress: BTC_REFUND })
     })
 
     /** Makes the ledger row of a checkout one made `ago` ms ago and due now, as the clock would. */

@@ -41,8 +41,10 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
   { kind: "refund_canceled_capture", planned: "refundCanceledCapture", run: refundCanceledCapture, ready: (row) => Boolean(row.captured_at && row.order_id) },
   { kind: "cancel_expired", planned: "cancelExpired", run: cancelExpiredPayment },
   { kind: "cancel_refunded", planned: "cancelRefunded", run: cancelRefundedPayment },
-  { kind: "cancel_abandoned", planned: "cancelAbandoned", run: cancelAbandonedShift },
-  { kind: "set_refund_address", planned: "setRefundAddress", run: setShiftRefundAddress },
+  // These two act on the shift followed at the service: done for one, they run again for the next a hosted
+  // checkout's payer picks (the plan asks only while that shift waits for them).
+  { kind: "cancel_abandoned", planned: "cancelAbandoned", run: cancelAbandonedShift, repeats: true },
+  { kind: "set_refund_address", planned: "setRefundAddress", run: setShiftRefundAddress, repeats: true },
   { kind: "create_refund_shift", planned: "createRefundShift", run: createRefundShift },
   { kind: "credit_top_up", planned: "creditTopUp", run: creditTopUp },
   { kind: "settle_underpayment", planned: "settleUnderpayment", run: settleUnderpayment },

@@ -176,6 +176,9 @@ export const recordShiftObservationStep = createStep(
       now
     )
     const actionPending = hasPromptActions(plan)
+    // The ledger merges JSON columns on update: the shift followed before would leave what the new one lacks
+    // in the snapshot (its refund address, which refuses an admin's address for the new one).
+    if (switched) await ledger.updateSwapShifts({ id: row.id, snapshot: null })
     // Written with the flags that keep these transitions from being planned again: sent at the sync's end, or by the next sync.
     const unsent = withNewEvents(row, plan.events, { status: shift.status, stage: decision.stage })
     await ledger.updateSwapShifts({
