@@ -1,4 +1,5 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { Modules } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
@@ -139,6 +140,36 @@ medusaIntegrationTestRunner({
       expect(refunds[0]).toMatchObject({ refund_id: `excess_${row.id}`, amount_due: excess, status: "waiting", refund_address: ETH_REFUND })
       // The shopper bears the fees with this provider: the store deposits exactly the excess.
       expect(env.sandbox.getShift(refunds[0].shift_id!)).toMatchObject({ depositAmount: excess, settleAddress: ETH_REFUND, settleNetwork: "zksync" })
+    })
+
+    it("tells the shopper of a refund that settled though the event bus failed at that sync's end, at the next one", async () => {
+      const { container, row } = await overpaid(PROVIDERS.refunding)
+      await reconcile(container)
+      const [refund] = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })
+      await env.control.deposit(refund.shift_id!)
+      await env.control.walk(refund.shift_id!, ["processing", "settling", "settled"])
+      const bus = container.resolve(Modules.EVENT_BUS)
+      const emit = bus.emit.bind(bus)
+      const told: string[] = []
+      let failures = 0
+      const spy = jest.spyOn(bus, "emit").mockImplementation((async (messages: any, ...rest: any[]) => {
+        const refunded = [messages].flat().filter((message: { name: string; data: { id: string } }) => message.name === "crypto-swap.shift.refunded" && message.data.id === refund.id)
+        if (refunded.length && failures++ === 0) throw new Error("Redis connection lost")
+        told.push(...refunded.map((message: { name: string }) => message.name))
+        return emit(messages, ...rest)
+      }) as never)
+      try {
+        await reconcile(container)
+        // Refunded in full: nothing in the shift would have it read again, but its event is still to tell.
+        const after = await ledgerRow(container, { id: refund.id })
+        expect({ told, unsent: (after.unsent_events as unknown[] | null)?.length, due: after.next_sync_at !== null }).toEqual({ told: [], unsent: 1, due: true })
+        await reconcile(container)
+        await reconcile(container)
+        expect(told).toEqual(["crypto-swap.shift.refunded"])
+        expect((await ledgerRow(container, { id: refund.id })).unsent_events).toBeNull()
+      } finally {
+        spy.mockRestore()
+      }
     })
 
     /** Brings a row's next read a day closer, as the clock would: due now if one is scheduled at all. */

@@ -53,8 +53,9 @@ export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: Syn
       runShiftActionStep({ kind, recorded, source: input.source }).config({ name: `crypto-swap-action-${kind}` })
     )
   )
-  const next_sync_at = finishShiftSyncStep({ recorded, outcomes })
+  // Told before the row is scheduled by its cadence: until then the record keeps a row with events unsent due.
   emitShiftEventsStep({ recorded })
+  const next_sync_at = finishShiftSyncStep({ recorded, outcomes })
   releaseLockStep({ key: lockKey })
   return new WorkflowResponse({ recorded, outcomes, next_sync_at })
 })

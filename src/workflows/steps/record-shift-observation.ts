@@ -139,7 +139,7 @@ export const recordShiftObservationStep = createStep(
           },
           options.reconcile,
           now
-        ),
+        ) ?? (unsent.length ? now : null),
       })
       if (plan.events.length) container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: refund ${row.id} was marked paid by other means, and its refund shift was funded too (${shift.status})`)
       // Its cadence follows the shift, not the row's own status: the sync's end keeps it.
