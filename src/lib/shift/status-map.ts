@@ -133,7 +133,7 @@ export function settledDeposits(shift: Pick<ShiftLike, "deposits">): ShiftDeposi
  * Reads `deposits[]` of a `multiple` shift. A re-sweep of an EVM deposit address repeats a deposit
  * (same hash, flagged "duplicate", or the same settlement): it is one payment, not two.
  */
-function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: string; expectedAmount?: string } {
+function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: string; expectedAmount?: string; figureMissing?: boolean } {
   const deposits = distinctDeposits(shift)
   const valid = deposits.filter((deposit) => !REFUND_STATUSES.has(deposit.status))
   if (valid.length === 0) {
@@ -152,7 +152,10 @@ function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: st
       .sort((a, b) => IN_FLIGHT_ORDER.indexOf(a) - IN_FLIGHT_ORDER.indexOf(b))[0]
     return { status: earliest, expectedAmount: sumOfFigures(valid) }
   }
-  return { status: "settled", settledAmount: sumOfFigures(settledDeposits(shift)) }
+  // A deposit settled without a figure yet: what the others settled is the least the shift holds.
+  const settled = settledDeposits(shift)
+  const known = settled.map(settlementFigure).filter((figure): figure is string => figure !== undefined)
+  return { status: "settled", settledAmount: known.length ? addDecimals(...known) : undefined, figureMissing: known.length < settled.length }
 }
 
 /** What the deposits settle together; undefined until each has a figure (one counted as nothing would hide a payment). */
@@ -218,7 +221,8 @@ export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDeci
   if (stage === "settled" && variable && !judged) stage = "unknown"
   if ((stage === "settled" || inFlight) && variable && covered) {
     const floor = lessPercent(policy.amountDue, policy.underpaymentTolerancePercent)
-    if (compareDecimals(covered, floor) < 0) stage = "underpaid"
+    // Short on the figures known so far, with one still to come: nothing can be said yet (read again, see isTerminal).
+    if (compareDecimals(covered, floor) < 0) stage = multiple?.figureMissing ? "unknown" : "underpaid"
   }
   const unjudged = variable && inFlight && !judged
 
@@ -240,7 +244,8 @@ export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDeci
     session,
     action: ACTION_OF_SESSION[session],
     effectiveStatus: status,
-    settledAmount,
+    // Short on a part of the figures: no amount to act on (credit, clear a shortfall) until the rest is known.
+    settledAmount: stage === "unknown" ? undefined : settledAmount,
     ...(expectedAmount ? { expectedAmount } : {}),
     ...(excessAmount ? { excessAmount } : {}),
   }

@@ -71,9 +71,11 @@ export function nextSyncAt(
   }
   const status = shift.status === "multiple" && shift.deposits?.length ? busiestDeposit(shift.deposits) : shift.status
   const freshlyWaiting = shift.status === "waiting" && shift.kind !== "refund" && shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() < cadence.freshWaitingMinutes * 60_000
+  // Every deposit of a `multiple` shift settled, a figure the service has yet to give: read as slowly as a review.
+  const figureLate = shift.status === "multiple" && status === "settled"
   const seconds = shift.actionPending || IN_FLIGHT.has(status) || freshlyWaiting
     ? cadence.inFlightSeconds
-    : status === "review"
+    : status === "review" || figureLate
       ? cadence.reviewSeconds
       : REFUND.has(status)
         ? cadence.refundSeconds

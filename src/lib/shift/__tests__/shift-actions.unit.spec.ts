@@ -433,6 +433,10 @@ describe("nextSyncAt", () => {
     expect(checkoutPayableUntil({ type: "variable", kind: "payment", captured_at: null, created_at: now })).toBeNull()
   })
 
+  it("reads a shift whose settled deposit still lacks its figure at the review cadence", () => {
+    expect(after({ ...base, status: "multiple", deposits: [{ status: "settled" }, { status: "settled" }] })).toBe(300)
+  })
+
   it("reads a shift with several deposits at the cadence of the busiest one still moving", () => {
     const multiple = (...statuses: string[]) => after({ ...base, status: "multiple", deposits: statuses.map((status) => ({ status })) })
     expect(multiple("settled", "processing")).toBe(5)

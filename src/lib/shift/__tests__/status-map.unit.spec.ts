@@ -186,10 +186,16 @@ describe("status map", () => {
       const first = { status: "settled", depositHash: "0xa", settleAmount: "100" }
       const again = { status: "settled", depositHash: "0xb", settleHash: "0xpay2" }
       // Counting the second as nothing would take a shopper's second payment as no payment at all.
+      // The figures known cover the amount due: captured on them, the rest judged once its figure comes.
       const unpriced = decideStatus({ status: "multiple", type: "variable", settleAmount: "100", deposits: [first, again] }, policy())
-      expect(unpriced).toMatchObject({ stage: "unknown", settledAmount: undefined })
-      expect(unpriced.session).not.toBe(CAPTURED)
+      expect(unpriced).toMatchObject({ session: CAPTURED, settledAmount: "100" })
       expect(unpriced.excessAmount).toBeUndefined()
+      // Short on what is known: neither captured nor underpaid until the service says.
+      const short = decideStatus({ status: "multiple", type: "variable", deposits: [{ ...first, settleAmount: "60" }, again] }, policy())
+      expect(short).toMatchObject({ stage: "unknown", settledAmount: undefined })
+      expect(short.session).not.toBe(CAPTURED)
+      const none = decideStatus({ status: "multiple", type: "variable", deposits: [{ ...first, settleAmount: undefined }, again] }, policy())
+      expect(none).toMatchObject({ stage: "unknown", settledAmount: undefined })
       const rated = [first, { ...again, depositAmount: "0.001", rate: "80000" }]
       expect(decideStatus({ status: "multiple", type: "variable", deposits: rated }, policy())).toMatchObject({
         session: CAPTURED,
