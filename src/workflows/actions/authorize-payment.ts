@@ -2,6 +2,7 @@ import type { ShiftAction, ShiftActionFailure } from "./shift-action"
 import { sessionPayment } from "./session-payment"
 import { processSyncedPayment } from "./process-payment"
 import { markSessionGivenBack, mirrorCredit } from "../steps/payment-credit"
+import { excessToGiveBack } from "../../lib/shift/shift-actions"
 
 /**
  * The deposit is far enough along: authorize, which completes the cart into an order (or pays the order
@@ -16,8 +17,11 @@ export const authorizePayment: ShiftAction = async (container, row, recorded) =>
     // Captured and not refunded (that route between its capture and its completion, or a refund that failed),
     // it still does: completing the cart places the order on the captured payment.
     await markSessionGivenBack(container, row)
+    const flags = { ...(row.flags ?? {}), refunded_by_medusa: before.payment!.id }
+    // What settled above Medusa's refund until now was paid once: given back (refund_excess), never told as paid again.
+    const beyond = recorded.decision ? excessToGiveBack({ ...row, flags }, recorded.decision) : null
     return {
-      ledger: { ...before.links, paid_no_order_since: null, flags: { ...(row.flags ?? {}), refunded_by_medusa: before.payment!.id } },
+      ledger: { ...before.links, paid_no_order_since: null, flags: { ...flags, paid_after_given_back: beyond } },
       history: "refunded_by_medusa",
       outcome: "refunded_by_medusa",
       // Medusa refunded what it captured: the capture planned with the authorize has nothing left to do.

@@ -146,6 +146,9 @@ describe("planShiftActions", () => {
     const medusaRefunded = { flags: { refunded_by_medusa: "pay_1" } }
     expect(plan(medusaRefunded, { status: "settled", type: "fixed", settleAmount: "60" })).toMatchObject({ refundExcess: true, flags: { paid_after_given_back: "10" } })
     expect(plan(medusaRefunded, { status: "settled", type: "fixed", settleAmount: "50" })).toMatchObject({ refundExcess: false, flags: { paid_after_given_back: null } })
+    // What was paid above it before Medusa refunded is given back, but not announced as a payment made again.
+    const overpaidOnce = { flags: { refunded_by_medusa: "pay_1", overpaid: "10", paid_after_given_back: "10" } }
+    expect(plan(overpaidOnce, { status: "settled", type: "fixed", settleAmount: "60" }, false)).toMatchObject({ refundExcess: true, events: [] })
     // Refunded instead before it settled: nothing is counted until the capture records what is owed.
     expect(plan({ flags: { refund_instead: { by: "user_1" } } }, settled("75")).refundExcess).toBe(false)
     // Within the overpayment tolerance of the 50 due (1 %, kept or refunded alike): a final figure a little
