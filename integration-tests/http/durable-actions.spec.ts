@@ -116,26 +116,23 @@ medusaIntegrationTestRunner({
       // Recorded by the subscriber of the shift's creation, beside the request.
       const row = await waitFor("the new shift's ledger row", () => ledgerOf(container).listSwapShifts({ shift_id: shiftId }), (rows) => rows.length === 1).then(([found]) => found)
       await env.control.deposit(shiftId)
-      // The sync records the deposit, then loses its database as it schedules the next read (as a process
-      // killed there would stop): the transition is recorded, its event not sent.
+      await env.control.setStatus(shiftId, "processing")
+      // The sync records the confirmed deposit, then loses its database as it records the authorize it planned (as a
+      // process killed there would stop): the transition is recorded, its event not sent.
       const ledger = ledgerOf(container)
-      const update = ledger.updateSwapShifts.bind(ledger) as (data: Record<string, unknown>) => Promise<unknown>
-      const lost = jest.spyOn(ledger, "updateSwapShifts").mockImplementation((async (data: Record<string, unknown>) => {
-        if (Object.keys(data).sort().join() === "id,next_sync_at") throw new Error("Connection terminated unexpectedly")
-        return update(data)
-      }) as never)
+      const lost = jest.spyOn(ledger, "createSwapShiftActions").mockRejectedValueOnce(new Error("Connection terminated unexpectedly"))
       try {
         const { errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "poll" }, throwOnError: false })
         expect(errors.map((error) => error.error?.message)).toEqual(["Connection terminated unexpectedly"])
       } finally {
         lost.mockRestore()
       }
-      const told = () => emittedNamed(emitted, "crypto-swap.shift.deposit_detected").filter((message: { data: { id: string } }) => message.data.id === row.id)
-      expect(await ledgerRow(container, { id: row.id })).toMatchObject({ status: "pending" })
+      const told = () => emittedNamed(emitted, "crypto-swap.shift.deposit_confirmed").filter((message: { data: { id: string } }) => message.data.id === row.id)
+      expect(await ledgerRow(container, { id: row.id })).toMatchObject({ status: "processing" })
       expect(told()).toEqual([])
 
       await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "poll" } })
-      expect(told()).toEqual([expect.objectContaining({ data: { id: row.id, status: "pending", stage: "deposit_detected" } })])
+      expect(told()).toEqual([expect.objectContaining({ data: { id: row.id, status: "processing", stage: "deposit_confirmed" } })])
       await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "poll" } })
       expect(told()).toHaveLength(1)
       expect((await ledgerRow(container, { id: row.id })).unsent_events).toBeNull()

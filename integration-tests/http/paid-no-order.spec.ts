@@ -211,7 +211,7 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       await env.control.clearFaults()
       // Paid once, above the amount due: given back, not told as a payment made again.
-      expect(named("crypto-swap.shift.paid_again").filter((message: { data: { id: string } }) => message.data.id === row.id)).toEqual([])
+      expect(named("crypto-swap.shift.paid_again").filter((message) => (message.data as { id: string }).id === row.id)).toEqual([])
 
       const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId }, { order: { created_at: "ASC" } })
       const recorded = await ledgerRow(container, { id: row.id })
