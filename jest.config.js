@@ -33,6 +33,8 @@ module.exports = {
   moduleFileExtensions: ["js", "ts", "json"],
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/demo/"],
   setupFiles: ["./integration-tests/setup.js"],
+  // The slowest integration files first, so the two workers finish together (see the file).
+  testSequencer: "<rootDir>/integration-tests/sequencer.js",
   moduleNameMapper: { "^@medusajs/test-utils$": "<rootDir>/integration-tests/helpers/medusa-test-utils.ts" },
   testMatch,
 }
