@@ -179,7 +179,7 @@ medusaIntegrationTestRunner({
         .update({ created_at: new Date(Date.now() - ago), next_sync_at: new Date() })
     }
 
-    it("reads a checkout nobody picked a coin on less often once it is old, and stops once its page's week is over", async () => {
+    it("reads a checkout nobody picked a coin on less often as it ages, and stops after a month", async () => {
       const container = getContainer()
       const testApp = configureReconciliation(container, PROVIDERS.checkout, {})
       const shipped = configureReconciliation(container, PROVIDERS.checkout, shippedReconcileDefaults())
@@ -198,8 +198,12 @@ medusaIntegrationTestRunner({
         const old = await ledgerRow(container, { checkout_id: checkoutId })
         expect(new Date(old.next_sync_at!).getTime()).toBeGreaterThanOrEqual(before + shipped.openAddressSeconds * 1000)
 
-        // A week on, nothing reads it (a notification of a payment still wakes it).
+        // A week on, read daily; a month on, not at all (a notification of a payment still wakes it).
         await madeAgo(container, checkoutId, 8 * 24 * 60 * 60 * 1000)
+        const weekOn = Date.now()
+        await reconcile(container)
+        expect(new Date((await ledgerRow(container, { checkout_id: checkoutId })).next_sync_at!).getTime()).toBeGreaterThanOrEqual(weekOn + 24 * 60 * 60 * 1000)
+        await madeAgo(container, checkoutId, 31 * 24 * 60 * 60 * 1000)
         await reconcile(container)
         expect((await ledgerRow(container, { checkout_id: checkoutId })).next_sync_at).toBeNull()
       } finally {

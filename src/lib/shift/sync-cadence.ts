@@ -10,9 +10,12 @@ export const LATE_DEPOSIT_WATCH_MS = 60 * 60 * 1000
 
 /**
  * A hosted checkout has no expiry: its page makes a new shift whenever its payer picks a coin. One not paid
- * yet is watched this long after it was made (a notification of a payment wakes it later too).
+ * yet is watched hourly for a week after it was made, then daily until this long after (its payment
+ * notification, which has no documented retries, wakes it sooner).
  */
-export const CHECKOUT_PAYABLE_MS = 7 * 24 * 60 * 60 * 1000
+export const CHECKOUT_PAYABLE_MS = 30 * 24 * 60 * 60 * 1000
+const CHECKOUT_HOURLY_MS = 7 * 24 * 60 * 60 * 1000
+const DAY_SECONDS = 24 * 60 * 60
 /** A checkout nobody picked a coin on for this long is read at the open-address cadence, not the waiting one. */
 const CHECKOUT_IDLE_MS = 60 * 60 * 1000
 
@@ -61,13 +64,14 @@ export function nextSyncAt(
     // The rest of a short refund, or a deposit again after one was sent back, is the merchant's to send now:
     // read like a refund, not like a stray deposit.
     const watchSeconds = shift.kind === "refund" && shift.refundToSend ? cadence.refundSeconds : cadence.openAddressSeconds
-    const watch = addressOpen(shift, now) || pageOpen(shift, now) ? new Date(now.getTime() + watchSeconds * 1000) : null
+    const seconds = addressOpen(shift, now) ? watchSeconds : pageOpen(shift, now) ? pageSeconds(shift, now, cadence) : null
+    const watch = seconds === null ? null : new Date(now.getTime() + seconds * 1000)
     return wake && watch ? (wake < watch ? wake : watch) : wake ?? watch
   }
   // A checkout with no shift yet: read while its page may still be used, rarely once nobody picked a coin for a while.
   if (shift.payableUntil && !shift.expiresAt) {
     if (!pageOpen(shift, now)) return null
-    if (shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() >= CHECKOUT_IDLE_MS) return new Date(now.getTime() + cadence.openAddressSeconds * 1000)
+    if (shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() >= CHECKOUT_IDLE_MS) return new Date(now.getTime() + pageSeconds(shift, now, cadence) * 1000)
   }
   const status = shift.status === "multiple" && shift.deposits?.length ? busiestDeposit(shift.deposits) : shift.status
   const freshlyWaiting = shift.status === "waiting" && shift.kind !== "refund" && shift.createdAt && now.getTime() - new Date(shift.createdAt).getTime() < cadence.freshWaitingMinutes * 60_000
@@ -114,6 +118,12 @@ function addressOpen(
 /** A hosted checkout not paid yet whose page still takes a pick (see CHECKOUT_PAYABLE_MS). */
 function pageOpen(shift: { payableUntil?: Date | null }, now: Date): boolean {
   return Boolean(shift.payableUntil && shift.payableUntil > now)
+}
+
+/** How often an open checkout page is read once nothing else calls for it: hourly for its first week, then daily. */
+function pageSeconds(shift: { createdAt?: Date | string | null }, now: Date, cadence: CryptoSwapOptions["reconcile"]): number {
+  const age = shift.createdAt ? now.getTime() - new Date(shift.createdAt).getTime() : 0
+  return age >= CHECKOUT_HOURLY_MS ? DAY_SECONDS : cadence.openAddressSeconds
 }
 
 /** Until when a ledger row's hosted checkout may still be paid through its page: none once its payment was captured. */

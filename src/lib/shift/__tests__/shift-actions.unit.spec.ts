@@ -423,13 +423,16 @@ describe("nextSyncAt", () => {
   it("reads a hosted checkout not paid yet while its page takes a pick, whatever its latest shift did", () => {
     const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3600_000)
     const payableUntil = (made: Date) => checkoutPayableUntil({ type: "checkout", kind: "payment", captured_at: null, created_at: made })
-    // No coin picked yet: as a waiting shift at first, hourly after an hour, not at all after a week.
-    expect(after({ ...base, status: "waiting", createdAt: hoursAgo(0.5), payableUntil: payableUntil(hoursAgo(0.5)) })).toBe(30)
-    expect(after({ ...base, status: "waiting", createdAt: hoursAgo(2), payableUntil: payableUntil(hoursAgo(2)) })).toBe(3600)
-    expect(after({ ...base, status: "waiting", createdAt: hoursAgo(8 * 24), payableUntil: payableUntil(hoursAgo(8 * 24)) })).toBeNull()
+    // No coin picked yet: as a waiting shift at first, hourly after an hour, daily after a week, not at all after 30 days.
+    const waiting = (made: Date) => after({ ...base, status: "waiting", createdAt: made, payableUntil: payableUntil(made) })
+    expect(waiting(hoursAgo(0.5))).toBe(30)
+    expect(waiting(hoursAgo(2))).toBe(3600)
+    expect(waiting(hoursAgo(8 * 24))).toBe(86400)
+    expect(waiting(hoursAgo(31 * 24))).toBeNull()
     // Its latest shift expired unpaid hours ago: the page may make another.
     const expired = { ...base, status: "expired", terminal: true, kind: "payment", type: "checkout", expiresAt: hoursAgo(2) }
-    expect(after({ ...expired, payableUntil: payableUntil(hoursAgo(3)) })).toBe(3600)
+    expect(after({ ...expired, createdAt: hoursAgo(3), payableUntil: payableUntil(hoursAgo(3)) })).toBe(3600)
+    expect(after({ ...expired, createdAt: hoursAgo(8 * 24), payableUntil: payableUntil(hoursAgo(8 * 24)) })).toBe(86400)
     expect(after(expired)).toBeNull()
     // Captured, or not a checkout: nothing more to take through a page.
     expect(checkoutPayableUntil({ type: "checkout", kind: "payment", captured_at: now, created_at: now })).toBeNull()
