@@ -2,6 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../src/modules/crypto-swap"
 import { reconcileShiftsWorkflow } from "../../src/workflows/reconcile-shifts"
+import { syncShiftWorkflow } from "../../src/workflows/sync-shift"
 import { firstIdAt } from "../../src/workflows/steps/discovery-window"
 
 export function ledgerOf(container: MedusaContainer) {
@@ -100,4 +101,21 @@ export async function placedOnConfirmedDeposit(
   const order = await orderWithPayments(container, cart.id)
   if (!order) throw new Error(`No order was placed for cart ${cart.id}`)
   return { cart, session, shiftId, order }
+}
+
+/** What a sync's lost database answers (see syncLosingActionRecords). */
+export const LOST_CONNECTION = "Connection terminated unexpectedly"
+
+/**
+ * Syncs a ledger row once, the write of the actions it planned failing (as a process killed right after
+ * recording the shift would stop there); answers the sync's error messages.
+ */
+export async function syncLosingActionRecords(container: MedusaContainer, ledgerId: string): Promise<Array<string | undefined>> {
+  const lost = jest.spyOn(ledgerOf(container), "createSwapShiftActions").mockRejectedValueOnce(new Error(LOST_CONNECTION))
+  try {
+    const { errors } = await syncShiftWorkflow(container).run({ input: { ledger_id: ledgerId, source: "poll" }, throwOnError: false })
+    return errors.map((error) => error.error?.message)
+  } finally {
+    lost.mockRestore()
+  }
 }

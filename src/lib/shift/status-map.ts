@@ -150,18 +150,19 @@ function resolveMultiple(shift: ShiftLike): { status: string; settledAmount?: st
     const earliest = inFlight
       .map((deposit) => deposit.status)
       .sort((a, b) => IN_FLIGHT_ORDER.indexOf(a) - IN_FLIGHT_ORDER.indexOf(b))[0]
-    return { status: earliest, expectedAmount: sumOfFigures(valid) }
+    // Judged only once the service says what every deposit will settle.
+    const expected = figuresOf(valid)
+    return { status: earliest, expectedAmount: expected.missing ? undefined : expected.known }
   }
   // A deposit settled without a figure yet: what the others settled is the least the shift holds.
-  const settled = settledDeposits(shift)
-  const known = settled.map(settlementFigure).filter((figure): figure is string => figure !== undefined)
-  return { status: "settled", settledAmount: known.length ? addDecimals(...known) : undefined, figureMissing: known.length < settled.length }
+  const settled = figuresOf(settledDeposits(shift))
+  return { status: "settled", settledAmount: settled.known, figureMissing: settled.missing }
 }
 
-/** What the deposits settle together; undefined until each has a figure (one counted as nothing would hide a payment). */
-function sumOfFigures(deposits: ShiftDepositLike[]): string | undefined {
-  const figures = deposits.map(settlementFigure)
-  return figures.every((figure): figure is string => figure !== undefined) ? addDecimals(...figures) : undefined
+/** What the deposits with a figure settle together (none counted as nothing), and whether any has none yet. */
+function figuresOf(deposits: ShiftDepositLike[]): { known?: string; missing: boolean } {
+  const known = deposits.map(settlementFigure).filter((figure): figure is string => figure !== undefined)
+  return { known: known.length ? addDecimals(...known) : undefined, missing: known.length < deposits.length }
 }
 
 /** A variable shift settled (all of it, or a deposit of a `multiple` one) without a figure to judge it by: read it again. */
