@@ -135,6 +135,45 @@ medusaIntegrationTestRunner({
       expect((await api.get("/admin/crypto-swap/status", admin)).data.paid_no_order).toEqual([])
     })
 
+    it("calls the merchant about an action that waited hours on another, and runs it without them once it can", async () => {
+      const container = getContainer()
+      const { cart, shiftId, named } = await paidWhileSoldOut()
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      const capture = async () => (await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "capture" }))[0]
+      // Not tried while the order is not placed, and nothing said yet: the order may come with the next try.
+      const waiting = await capture()
+      expect(waiting).toMatchObject({ state: "pending", attempts: 0, blocked_since: expect.any(Date) })
+      expect(waiting.last_error).toMatch(/waiting .*order/i)
+      const attentionFor = () => named("crypto-swap.shift.attention").filter((message: any) => message.data.id === row.id && message.data.action === "capture")
+      expect(attentionFor()).toEqual([])
+
+      // Hours later it still waits (the order still can't be placed): it is on the merchant's list, told once.
+      await ledgerOf(container).updateSwapShiftActions({ id: waiting.id, blocked_since: new Date(Date.now() - 7 * 60 * 60 * 1000) })
+      await reconcile(container)
+      await reconcile(container)
+      expect(await capture()).toMatchObject({ state: "attention", attempts: 0 })
+      expect(attentionFor()).toHaveLength(1)
+      const { data } = await api.get("/admin/crypto-swap/status", admin)
+      expect(data.attention).toEqual(expect.arrayContaining([expect.objectContaining({ id: row.id, action: "capture", last_error: expect.stringMatching(/order/) })]))
+
+      // The order is placed by the authorize's own retries, no admin asked: the capture follows in the same sync.
+      await setStock(container, store.inventoryItemId!, 1)
+      await waitFor(
+        "the order placed and captured by the job alone",
+        async () => {
+          await reconcile(container)
+          return ledgerRow(container, { id: row.id })
+        },
+        (found) => Boolean(found.captured_at)
+      )
+      expect(await capture()).toMatchObject({ state: "done", blocked_since: null, last_error: null })
+      expect((await orderWithPayments(container, cart.id))!.payments.flatMap((payment: any) => payment.captures)).toHaveLength(1)
+      const after = await api.get("/admin/crypto-swap/status", admin)
+      expect(after.data.attention.filter((item: any) => item.id === row.id)).toEqual([])
+    })
+
     it("never places the order of a hosted checkout refunded instead, whatever reaches Medusa's own payment webhook route", async () => {
       const container = getContainer()
       const { cart, checkoutId, shiftId, row } = await paidWhileSoldOut(PROVIDERS.checkout)

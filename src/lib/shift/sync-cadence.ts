@@ -9,6 +9,12 @@ const REFUND = new Set(["refund", "refunding"])
 export const LATE_DEPOSIT_WATCH_MS = 60 * 60 * 1000
 
 /**
+ * An action that waits this long on another (a capture on an order that cannot be placed) is put on the
+ * merchant's list: far beyond the retries of what it waits on (about 40 minutes with the defaults).
+ */
+export const BLOCKED_ACTION_ATTENTION_MS = 6 * 60 * 60 * 1000
+
+/**
  * A hosted checkout has no expiry: its page makes a new shift whenever its payer picks a coin. One not paid
  * yet is watched hourly for a week after it was made, then daily until this long after (its payment
  * notification, which has no documented retries, wakes it sooner).

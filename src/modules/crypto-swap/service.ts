@@ -35,7 +35,7 @@ class CryptoSwapModuleService extends CryptoSwapModuleServiceBase {
     const now = new Date()
     if (open.length) {
       await this.updateSwapShiftActions(
-        open.map((action) => ({ id: action.id, state: "done" as const, done_at: now, next_attempt_at: null, last_error: null, outcome })),
+        open.map((action) => ({ id: action.id, state: "done" as const, done_at: now, next_attempt_at: null, last_error: null, blocked_since: null, outcome })),
         sharedContext
       )
     }

@@ -18,7 +18,7 @@ import type { LedgerShift } from "./shift-action"
 /**
  * Each action kind, in the order a sync runs them, with the plan's flag that calls for it and what a
  * failed attempt records besides the failure. `ready`: what it waits on (an action before it in the same
- * sync) is done; until then it is not tried. `repeats`: done, it runs again whenever the plan calls for it
+ * sync) is done, `waitsFor` says what in the merchant's words; until then it is not tried. `repeats`: done, it runs again whenever the plan calls for it
  * (its plan asks only while there is more to do).
  */
 export const SHIFT_ACTIONS: ReadonlyArray<{
@@ -26,7 +26,7 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
   planned: keyof ShiftActionPlan
   run: ShiftAction
   failed?: ShiftActionFailure
-  ready?: (row: LedgerShift) => boolean
+  ready?: { when: (row: LedgerShift) => boolean; waitsFor: string }
   repeats?: boolean
 }> = [
   { kind: "authorize", planned: "authorize", run: authorizePayment, failed: paidNoOrder },
@@ -36,9 +36,17 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
     kind: "capture",
     planned: "capture",
     run: capturePayment,
-    ready: (row) => Boolean(row.authorized_at || row.flags?.refund_instead || row.order_canceled_at),
+    ready: {
+      when: (row) => Boolean(row.authorized_at || row.flags?.refund_instead || row.order_canceled_at),
+      waitsFor: "the order to be placed (or the payment refunded instead)",
+    },
   },
-  { kind: "refund_canceled_capture", planned: "refundCanceledCapture", run: refundCanceledCapture, ready: (row) => Boolean(row.captured_at && row.order_id) },
+  {
+    kind: "refund_canceled_capture",
+    planned: "refundCanceledCapture",
+    run: refundCanceledCapture,
+    ready: { when: (row) => Boolean(row.captured_at && row.order_id), waitsFor: "the payment's capture" },
+  },
   { kind: "cancel_expired", planned: "cancelExpired", run: cancelExpiredPayment },
   { kind: "cancel_refunded", planned: "cancelRefunded", run: cancelRefundedPayment },
   // These two act on the shift followed at the service: done for one, they run again for the next a hosted
@@ -53,7 +61,10 @@ export const SHIFT_ACTIONS: ReadonlyArray<{
     kind: "refund_excess",
     planned: "refundExcess",
     run: refundExcess,
-    ready: (row) => Boolean(row.captured_at || row.refund_owed || heldAmount(row) || row.flags?.refunded_by_medusa),
+    ready: {
+      when: (row) => Boolean(row.captured_at || row.refund_owed || heldAmount(row) || row.flags?.refunded_by_medusa),
+      waitsFor: "the payment to be captured or counted as given back",
+    },
     repeats: true,
   },
 ]

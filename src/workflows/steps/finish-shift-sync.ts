@@ -2,7 +2,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
-import { rowSyncAt } from "../../lib/shift/sync-cadence"
+import { BLOCKED_ACTION_ATTENTION_MS, rowSyncAt } from "../../lib/shift/sync-cadence"
 import { planWithoutShift } from "../../lib/shift/shift-actions"
 import { SHIFT_ACTIONS } from "../actions"
 import type { RecordedShift } from "./record-shift-observation"
@@ -23,17 +23,22 @@ export const finishShiftSyncStep = createStep(
     const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
     const now = new Date()
 
-    // A blocked action is tried again when what it waits on is done, not on a schedule of its own.
+    // A blocked action is tried again when what it waits on is done, not on a schedule of its own; but the row is
+    // read when it has waited long enough to be put on the merchant's list.
     const blocked = new Set(input.outcomes.filter((outcome) => outcome?.blocked).map((outcome) => outcome!.kind))
-    const planned = SHIFT_ACTIONS.filter(({ kind, planned }) => recorded.plan![planned] === true && !blocked.has(kind)).map(({ kind }) => kind)
+    const planned = SHIFT_ACTIONS.filter(({ planned }) => recorded.plan![planned] === true).map(({ kind }) => kind)
     const pending = planned.length
       ? await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: planned, state: "pending" })
       : []
+    const dueAt = (action: (typeof pending)[number]) => {
+      if (blocked.has(action.kind)) return action.blocked_since && new Date(new Date(action.blocked_since).getTime() + BLOCKED_ACTION_ATTENTION_MS)
+      return action.next_attempt_at ? new Date(action.next_attempt_at) : now
+    }
     const candidates = [
       // A read that failed keeps the backoff its record set (the shift is read again then, whatever the actions did),
       // and a record that scheduled the row by its shift keeps that.
       recorded.error || recorded.cadence_recorded ? row.next_sync_at && new Date(row.next_sync_at) : rowSyncAt(row, options, now),
-      ...pending.map((action) => (action.next_attempt_at ? new Date(action.next_attempt_at) : now)),
+      ...pending.map(dueAt),
       ...(input.outcomes.some((outcome) => outcome?.reread) ? [now] : []),
       // Marked meanwhile by a process that takes no lock (the cancel's subscriber, the job looking for unheard
       // cancels): what the row calls for now, this sync did not plan.

@@ -81,7 +81,7 @@ export async function assertShortRefundShiftClosed(client: SwapServiceClient, sh
 export async function restartRefundShiftAction(ledger: CryptoSwapModuleService, ledgerId: string) {
   const [made] = await ledger.listSwapShiftActions({ swap_shift_id: ledgerId, kind: "create_refund_shift" })
   if (made) {
-    await ledger.updateSwapShiftActions({ id: made.id, state: "pending", attempts: 0, next_attempt_at: null, done_at: null, last_error: null, outcome: null })
+    await ledger.updateSwapShiftActions({ id: made.id, state: "pending", attempts: 0, next_attempt_at: null, done_at: null, last_error: null, blocked_since: null, outcome: null })
   }
 }
 

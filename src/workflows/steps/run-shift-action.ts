@@ -1,9 +1,10 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import type { ShiftActionKind } from "../../modules/crypto-swap/models/swap-shift-action"
 import { providerById } from "../../lib/provider-registry"
-import { retryAt } from "../../lib/shift/sync-cadence"
+import { BLOCKED_ACTION_ATTENTION_MS, retryAt } from "../../lib/shift/sync-cadence"
 import { SHIFT_ACTIONS } from "../actions"
 import { ActionNeedsAdmin, ActionNotYet } from "../actions/shift-action"
 import type { RecordedShift, SyncSource } from "./record-shift-observation"
@@ -28,13 +29,14 @@ export const runShiftActionStep = createStep(
     const eventBus = container.resolve(Modules.EVENT_BUS)
     const row = await ledger.retrieveSwapShift(recorded.ledger_id)
     const entry = SHIFT_ACTIONS.find((candidate) => candidate.kind === kind)!
+    const [action] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind })
+    const now = new Date()
     // Read after the actions before it in this sync, which it may wait on.
-    if (entry.ready && !entry.ready(row)) {
+    if (entry.ready && !entry.ready.when(row)) {
+      await waitOnAnother(container, action, entry.ready.waitsFor, { id: row.id, status: recorded.status }, now)
       return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false, blocked: true })
     }
-    const [action] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind })
     const attempts = action.attempts + 1
-    const now = new Date()
     try {
       const result = await entry.run(container, row, recorded)
       if (result.ledger) await ledger.updateSwapShifts({ id: row.id, ...result.ledger })
@@ -48,6 +50,7 @@ export const runShiftActionStep = createStep(
         done_at: now,
         next_attempt_at: null,
         last_error: null,
+        blocked_since: null,
         outcome: result.outcome ?? null,
       })
       if (result.history) {
@@ -74,6 +77,7 @@ export const runShiftActionStep = createStep(
         attempts,
         next_attempt_at: next,
         last_error: message,
+        blocked_since: null,
       })
       const failure = entry.failed?.(row, now) ?? {}
       if (failure.ledger) await ledger.updateSwapShifts({ id: row.id, ...failure.ledger })
@@ -92,3 +96,29 @@ export const runShiftActionStep = createStep(
     }
   }
 )
+
+/**
+ * An action not tried because what it waits on is not done: it says so on its record and, once it has
+ * waited BLOCKED_ACTION_ATTENTION_MS, waits in `attention` (told once), where it still runs as soon as it can.
+ */
+async function waitOnAnother(
+  container: MedusaContainer,
+  action: { id: string; kind: ShiftActionKind; state: string; blocked_since: Date | string | null },
+  waitsFor: string,
+  shift: { id: string; status: string },
+  now: Date
+) {
+  const since = action.blocked_since ? new Date(action.blocked_since) : now
+  const overdue = now.getTime() - since.getTime() >= BLOCKED_ACTION_ATTENTION_MS
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  await ledger.updateSwapShiftActions({
+    id: action.id,
+    blocked_since: since,
+    last_error: `waiting since ${since.toISOString()} for ${waitsFor}`,
+    ...(overdue ? { state: "attention" as const } : {}),
+  })
+  if (overdue && action.state !== "attention") {
+    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: ${action.kind} of ${shift.id} has waited since ${since.toISOString()} for ${waitsFor}; needs an admin's attention`)
+    await container.resolve(Modules.EVENT_BUS).emit({ name: "crypto-swap.shift.attention", data: { ...shift, action: action.kind } })
+  }
+}

@@ -8,7 +8,7 @@ import type { RecordedShift } from "./record-shift-observation"
  * Makes sure every action the plan calls for has its ledger record (one per shift and kind, so an
  * action is done once however many syncs plan it) and returns the kinds due now: pending and past
  * their backoff. Done actions are not run again (but a repeatable one the plan calls for again), nor
- * those waiting for an admin unless one asks.
+ * those waiting for an admin unless one asks (but those listed for waiting on another action).
  */
 export const scheduleShiftActionsStep = createStep(
   "crypto-swap-schedule-shift-actions",
@@ -42,15 +42,17 @@ export const scheduleShiftActionsStep = createStep(
           state: "pending" as const,
           attempts: action.state === "attention" ? 0 : action.attempts,
           next_attempt_at: null,
+          blocked_since: null,
         }))
       )
-      for (const action of retried) Object.assign(action, { state: "pending", next_attempt_at: null })
+      for (const action of retried) Object.assign(action, { state: "pending", next_attempt_at: null, blocked_since: null })
     }
 
     const now = Date.now()
+    // One in `attention` only for waiting on another is looked at again: it runs once that is done.
     const waiting = new Set(
       existing
-        .filter((action) => action.state !== "pending" || (action.next_attempt_at && new Date(action.next_attempt_at).getTime() > now))
+        .filter((action) => (action.state === "attention" && !action.blocked_since) || action.state === "done" || (action.next_attempt_at && new Date(action.next_attempt_at).getTime() > now))
         .map((action) => action.kind)
     )
     return new StepResponse(planned.filter((kind) => !waiting.has(kind)))

@@ -36,6 +36,11 @@ export const SwapShiftAction = model
     /** What the action came to, e.g. refund_owed when a capture found the payment canceled. */
     outcome: model.text().nullable(),
     done_at: model.dateTime().nullable(),
+    /**
+     * Since when it has waited on another action (not tried: a capture waits for the order). One that waits
+     * too long is put in `attention` (see BLOCKED_ACTION_ATTENTION_MS) and still runs once it can.
+     */
+    blocked_since: model.dateTime().nullable(),
   })
   .indexes([
     { on: ["swap_shift_id", "kind"], unique: true },
