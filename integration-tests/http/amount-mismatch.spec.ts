@@ -131,6 +131,40 @@ medusaIntegrationTestRunner({
       expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id })).toEqual([])
     })
 
+    it("gives back all a canceled order's payment kept, and a deposit sent again after the cancel, though overpayments are kept", async () => {
+      const { container, order, row, excess, amount } = await overpaid(PROVIDERS.default)
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      const paidAgainTold = () =>
+        emitted.mock.calls
+          .flatMap(([messages]) => (Array.isArray(messages) ? messages : [messages]))
+          .filter((message: any) => message.name === "crypto-swap.shift.paid_again" && message.data?.id === row.id)
+      await api.post(`/admin/orders/${order.id}/cancel`, {}, admin)
+      await waitFor("the cancel to be recorded", () => ledgerRow(container, { id: row.id }), (found) => Boolean(found.order_canceled_at))
+      await reconcile(container)
+      await reconcile(container)
+      const refundsOf = async () =>
+        (await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: row.shift_id }, { order: { created_at: "ASC" } })).map((refund) => [
+          refund.refund_id?.startsWith("excess_") ? "excess" : "medusa",
+          refund.amount_due,
+        ])
+      // Medusa's cancel refunds what it captured; the overpayment kept with the sale goes back with it, and nobody is told of a new payment.
+      expect(await refundsOf()).toEqual([
+        ["medusa", amount],
+        ["excess", excess],
+      ])
+      expect(paidAgainTold()).toEqual([])
+
+      // The shopper, not knowing, pays the same variable address again: it is theirs, and the merchant hears of it.
+      const again = await paidAgainLater(container, row, await depositWorth(amount, "0.5"))
+      expect(await refundsOf()).toEqual([
+        ["medusa", amount],
+        ["excess", excess],
+        ["excess", again],
+      ])
+      expect(paidAgainTold()).toHaveLength(1)
+      emitted.mockRestore()
+    })
+
     it("refunds the excess of an overpayment through a refund shift, once (overpayment: refund)", async () => {
       const { container, order, row, excess, amount } = await overpaid(PROVIDERS.refunding)
       expect(order.payments[0].captures.map((capture: any) => Number(capture.amount))).toEqual([Number(amount)])

@@ -116,6 +116,43 @@ medusaIntegrationTestRunner({
       for (const secret of [shiftId, refund.shift_id!, env.sandbox.account.secret]) expect(text).not.toContain(secret)
     })
 
+    it("asks the shopper for a refund address, on their page and by a notice, when the store refunds a payment that has none", async () => {
+      const container = getContainer()
+      // The storefront asked for no refund address: the shopper paid without one.
+      const { cartId, session, shiftId } = await pay(BTC, undefined, PROVIDERS.settled)
+      await env.control.deposit(shiftId)
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await tick(container)
+      const { payments } = (await orderWithPayments(container, cartId))!
+      await api.post(`/admin/payments/${payments[0].id}/refund`, { amount: 20 }, await adminHeaders(container))
+      await tick(container)
+      const [refund] = await ledgerOf(container).listSwapShifts({ kind: "refund", payment_id: payments[0].id })
+      expect(refund).toMatchObject({ status: "address_needed", shift_id: null })
+
+      const page = async () => (await api.get(`/store/crypto-swap/payment-sessions/${session.id}?cart_id=${cartId}`, shop.headers)).data.payment
+      const asking = await page()
+      expect(asking.refund).toEqual({ address_needed: true, address: null })
+      expect(asking.next_step).toMatch(/refund of 20 USD.*BTC address on bitcoin/i)
+
+      await sentTemplates(container, cartId, ["crypto-swap.refund_address_needed"])
+      const [notice] = (await sentFor(container, cartId)).filter((notification) => notification.template === "crypto-swap.refund_address_needed")
+      const link = `http://shop.test/checkout?cart_id=${cartId}&step=payment`
+      expect(notice.data).toMatchObject({ amount: "20", currency_code: "usd", deposit_coin: "BTC", deposit_network: "bitcoin", payment_page_url: link })
+      expect(notice.data!.subject).toMatch(/refund/i)
+      expect(notice.data!.text).toContain(`refund of 20 USD`)
+      expect(notice.data!.text).toContain(link)
+      expect(JSON.stringify(notice)).not.toContain(shiftId)
+      // Told once, however many ticks follow.
+      await tick(container)
+      await tick(container)
+      expect((await sentFor(container, cartId)).filter((notification) => notification.template === "crypto-swap.refund_address_needed")).toHaveLength(1)
+
+      // The shopper answers on the page: the refund shift is made, and the page asks no more.
+      await api.post(`/store/crypto-swap/payment-sessions/${session.id}/refund-address`, { cart_id: cartId, address: BTC_REFUND }, shop.headers)
+      expect(await ledgerOf(container).retrieveSwapShift(refund.id)).toMatchObject({ status: "waiting", settle_address: BTC_REFUND })
+      expect((await page()).refund.address_needed).toBe(false)
+    })
+
     it("asks the shopper for a refund address when the service needs one, and says when a payment expired", async () => {
       const container = getContainer()
       const wrong = await pay()

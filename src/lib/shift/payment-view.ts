@@ -52,6 +52,8 @@ type LedgerRowView = {
   deposits?: unknown
   /** Money given back whose refunds all reached the shopper: the last one's transaction (the store routes read it). */
   refund_sent?: { settle_hash: string | null; settle_network: string | null } | null
+  /** A refund the store made of this payment that waits for the shopper's address (the store routes read it). */
+  refund_waiting?: { amount_due: string | null; currency_code: string | null; settle_coin: string | null; settle_network: string | null } | null
 }
 
 type DepositLike = { status?: string; depositHash?: string | null }
@@ -62,7 +64,7 @@ function depositsOf(row: LedgerRowView): DepositLike[] {
 
 /** A later deposit of a `multiple` shift can wait for a refund address while the first one goes on. */
 function addressNeeded(row: LedgerRowView): boolean {
-  if (row.flags?.address_needed) return true
+  if (row.flags?.address_needed || row.refund_waiting) return true
   // Money no order holds is refunded through refund shifts, which need the shopper's address.
   if (row.flags?.held_refund && !row.refund_address) return true
   return !row.refund_address && depositsOf(row).some((deposit) => deposit.status === "refund")
@@ -198,6 +200,12 @@ function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: Sh
   if (comesBack(row, stage)) {
     if (row.refund_sent) return { headline: text("view.headline.refunded"), next_step: text("view.next.refunded") }
     return { headline: text("view.headline.given_back"), next_step: givenBackStep(row) }
+  }
+  // A refund the store made (of an order paid in full) goes to the coin the shopper paid with, once they say where.
+  const refund = row.refund_waiting
+  if (refund) {
+    const owed = { amount: refund.amount_due ?? "", currency: refund.currency_code?.toUpperCase() ?? "", coin: refund.settle_coin ?? "", network: refund.settle_network ?? "" }
+    return { headline: headline(stage), next_step: text("view.next.store_refund_address", owed) }
   }
   if (!because) return { headline: headline(stage), next_step: nextStep(stage, row) }
   const again = text(row.type === "fixed" ? "view.next.again_requote" : "view.next.again_restart")

@@ -133,9 +133,20 @@ const NO_ACTIONS: Omit<ShiftActionPlan, "flags" | "events"> = {
   refundCanceledCapture: false,
 }
 
-/** A refund the store owes whose shift is not made yet: the one thing to do is make it, once it has a destination. */
+/**
+ * A refund the store owes whose shift is not made yet: the one thing to do is make it, once it has a
+ * destination. Without one, the shopper is asked for it, once (`address_asked`).
+ */
 export function planRefundShift(row: { status: string; refund_address: string | null; flags: Record<string, unknown> | null }): ShiftActionPlan {
-  return { ...NO_ACTIONS, createRefundShift: row.status === "creating" && Boolean(row.refund_address), flags: { ...(row.flags ?? {}) }, events: [] }
+  const flags = { ...(row.flags ?? {}) }
+  const ask = row.status === "address_needed" && !flags.address_asked
+  if (ask) flags.address_asked = true
+  return {
+    ...NO_ACTIONS,
+    createRefundShift: row.status === "creating" && Boolean(row.refund_address),
+    flags,
+    events: ask ? ["crypto-swap.shift.refund_address_needed"] : [],
+  }
 }
 
 /**
@@ -228,15 +239,27 @@ export function givenBackToShopper(row: { refund_owed?: string | null; flags?: R
 const countedTopUp = (row: Pick<ShiftActionState, "kind" | "captured_at">) => row.kind === "top_up" && Boolean(row.captured_at)
 
 /**
+ * A captured payment whose order was canceled since: Medusa's cancel refunds what it captured, so nothing
+ * it settled is the merchant's any more, an overpayment kept with the sale nor a deposit sent again later.
+ */
+const canceledAfterCapture = (row: Pick<ShiftActionState, "kind" | "captured_at" | "order_canceled_at">) =>
+  row.kind === "payment" && Boolean(row.captured_at && row.order_canceled_at)
+
+/**
  * What settled on a row beyond the part already counted: owed back, held for a refund, or (a top-up)
  * credited to its payment. A deposit sent again to its variable address: no order will hold it, so it all
  * goes back, whatever the overpayment policy. Null while nothing was counted yet (an admin's refund
  * instead, before its money settled; a top-up credited before its credit was recorded).
  */
-function settledBeyondCounted(row: Pick<ShiftActionState, "refund_owed" | "flags" | "amount_due">, settledAmount: string | undefined): string | null {
+function settledBeyondCounted(
+  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags" | "amount_due" | "captured_at" | "order_canceled_at">,
+  settledAmount: string | undefined
+): string | null {
   const held = typeof row.flags?.held_amount === "string" ? row.flags.held_amount : null
-  // Medusa refunds the whole payment it captured: the amount due.
-  const refundedByMedusa = row.flags?.refunded_by_medusa ? row.amount_due : null
+  // Medusa refunds the whole payment it captured (or its order's cancel does): the amount due, less what its
+  // top-ups or an accepted shortfall counted toward it.
+  const refundedByMedusa =
+    row.flags?.refunded_by_medusa || canceledAfterCapture(row) ? subtractDecimals(row.amount_due ?? "0", row.kind === "payment" ? creditedAmount(row) ?? "0" : "0") : null
   const counted = row.refund_owed ?? held ?? refundedByMedusa ?? creditedAmount(row)
   if (!counted || !settledAmount || compareDecimals(settledAmount, counted) <= 0) return null
   return subtractDecimals(settledAmount, counted)
@@ -247,10 +270,10 @@ function settledBeyondCounted(row: Pick<ShiftActionState, "refund_owed" | "flags
  * or all that arrived after a payment's money was being given back or a top-up's was counted.
  */
 export function excessToGiveBack(
-  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags" | "captured_at" | "amount_due">,
+  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags" | "captured_at" | "amount_due" | "order_canceled_at">,
   decision: Pick<StatusDecision, "settledAmount" | "excessAmount">
 ): string | null {
-  if ((row.kind === "payment" && givenBackToShopper(row)) || countedTopUp(row)) return settledBeyondCounted(row, decision.settledAmount)
+  if ((row.kind === "payment" && givenBackToShopper(row)) || countedTopUp(row) || canceledAfterCapture(row)) return settledBeyondCounted(row, decision.settledAmount)
   return decision.excessAmount ?? null
 }
 
@@ -300,8 +323,9 @@ export function planShiftActions(
     flags.underpaid_since = null
   }
   const givenBack = row.kind === "payment" && givenBackToShopper(row)
-  // Money no order holds beyond what was counted: everything after a payment was given back, or a top-up counted.
-  const beyondCounted = givenBack || countedTopUp(row)
+  const afterCancel = canceledAfterCapture(row) && !givenBack
+  // Money no order holds beyond what was counted: everything after a payment was given back, its order canceled, or a top-up counted.
+  const beyondCounted = givenBack || countedTopUp(row) || afterCancel
   const excess = excessToGiveBack(row, decision)
   // More money after the capture, after the payment was given back or after a top-up was counted: the
   // shopper paid the variable address again (refunded or kept, the merchant hears of it). Judged only
@@ -311,7 +335,13 @@ export function planShiftActions(
     if ((row.captured_at || givenBack) && excess && compareDecimals(excess, before) > 0) events.push("crypto-swap.shift.paid_again")
     flags[flag] = excess
   }
-  if (beyondCounted && decision.settledAmount) paidAgain(givenBack || row.flags?.held_refund ? "paid_after_given_back" : "paid_after_credit")
+  if (afterCancel && decision.settledAmount) {
+    // What settled above the amount due when the cancel was first seen was told before (overpaid, or kept within
+    // the tolerance): the baseline, so only a deposit after it is called a new payment.
+    const before = typeof row.flags?.paid_after_cancel === "string" ? row.flags.paid_after_cancel : null
+    if (before !== null && excess && compareDecimals(excess, before) > 0) events.push("crypto-swap.shift.paid_again")
+    flags.paid_after_cancel = excess ?? "0"
+  } else if (beyondCounted && decision.settledAmount) paidAgain(givenBack || row.flags?.held_refund ? "paid_after_given_back" : "paid_after_credit")
   else if (!beyondCounted && decision.stage === "settled") paidAgain("overpaid")
   const refunded = decision.stage === "refunded"
   if (refunded) flags.refunded = true

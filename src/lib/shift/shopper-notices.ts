@@ -15,13 +15,13 @@ export const SHOPPER_NOTICE_EVENTS = Object.keys(NOTICE_OF_EVENT)
 
 /**
  * The notice an event of a ledger row means for the shopper, if any. A payment's shift tells them it
- * arrived, that an address is needed, that it expired, or that the service sent it back; a refund's
- * shift tells them only that they were refunded (its own expiry is the merchant's business); a top-up's
- * everything but its expiry.
+ * arrived, that an address is needed, that it expired, or that the service sent it back; a refund tells
+ * them that it needs their address and that they were refunded (its shift's own expiry is the merchant's
+ * business); a top-up's everything but its expiry.
  */
 export function shopperNotice(event: string, kind: "payment" | "refund" | "top_up"): ShopperNotice | undefined {
   const notice = NOTICE_OF_EVENT[event]
-  if (kind === "refund") return notice === "refunded" ? notice : undefined
+  if (kind === "refund") return notice === "refunded" || notice === "refund_address_needed" ? notice : undefined
   // An unpaid top-up running out leaves the payment as it was: the page offers another.
   if (kind === "top_up" && notice === "payment_expired") return undefined
   return notice
@@ -58,14 +58,16 @@ export function noticeData(notice: ShopperNotice, row: NoticeRow, paymentPageUrl
     case "payment_received":
       return { notice, ...about, payment_session_id: row.payment_session_id, deposit_coin: row.deposit_coin, deposit_network: row.deposit_network, deposit_amount: row.deposit_amount }
     case "refund_address_needed":
-      // The page where the shopper gives it is the storefront's payment page for this session.
+      // The page where the shopper gives it is the storefront's payment page for this session. A refund the
+      // store makes (`store_refund`) pays the shopper's coin, its settle coin, and its amount is the refund's.
       return {
         notice,
         ...about,
         payment_session_id: row.payment_session_id,
-        deposit_coin: row.deposit_coin,
-        deposit_network: row.deposit_network,
+        deposit_coin: row.kind === "refund" ? row.settle_coin : row.deposit_coin,
+        deposit_network: row.kind === "refund" ? row.settle_network : row.deposit_network,
         payment_page_url: paymentPage(paymentPageUrl, row) ?? null,
+        store_refund: row.kind === "refund",
       }
     case "refunded":
       // A refund shift pays the shopper its settle coin; a payment the service sent back, its deposit coin.
@@ -95,13 +97,14 @@ export function noticeTexts(data: NoticeData): { subject: ShopperText; text: Sho
         subject: text("notice.payment_received.subject"),
         text: text("notice.payment_received.text", { ...order, deposit: coinAmount(data.deposit_amount, data.deposit_coin), network: data.deposit_network ?? "" }),
       }
-    case "refund_address_needed":
+    case "refund_address_needed": {
+      const notice = data.store_refund ? "notice.store_refund_address_needed" : "notice.refund_address_needed"
+      const where = { ...order, coin: data.deposit_coin ?? "", network: data.deposit_network ?? "" }
       return {
-        subject: text("notice.refund_address_needed.subject"),
-        text: data.payment_page_url
-          ? text("notice.refund_address_needed.text_with_link", { ...order, coin: data.deposit_coin ?? "", network: data.deposit_network ?? "", url: data.payment_page_url })
-          : text("notice.refund_address_needed.text", { ...order, coin: data.deposit_coin ?? "", network: data.deposit_network ?? "" }),
+        subject: text(`${notice}.subject`),
+        text: data.payment_page_url ? text(`${notice}.text_with_link`, { ...where, url: data.payment_page_url }) : text(`${notice}.text`, where),
       }
+    }
     case "refunded": {
       const where = { ...order, network: data.refund_network ?? "", address: data.refund_address ?? "" }
       return {

@@ -60,6 +60,8 @@ export function nextSyncAt(
   now: Date
 ): Date | null {
   if (shift.failures > 0) return retryAt(shift.failures, cadence, now)
+  // A refund waiting for the shopper's address has nothing to read: the address, when given, wakes it.
+  if (shift.kind === "refund" && shift.status === "address_needed") return null
   // An expired shift may still receive a late deposit, which the service sends back (and may need an
   // address for): watched for a while at the review cadence, then left.
   if (shift.status === "expired" && shift.expiresAt && now.getTime() - new Date(shift.expiresAt).getTime() < LATE_DEPOSIT_WATCH_MS) {

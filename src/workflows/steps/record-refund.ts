@@ -8,7 +8,7 @@ type PaymentRow = Awaited<ReturnType<CryptoSwapModuleService["retrieveSwapShift"
  * refund id, or the payment row's for money no order holds), so however many ticks or processes find
  * it, it is recorded once. Its refund shift is made by the sync: the merchant deposits the settle coin,
  * the service pays the shopper's original coin to their refund address. Waits as `address_needed`
- * until someone gives that address.
+ * until someone gives that address (the sync asks the shopper for it).
  */
 export async function recordRefund(
   ledger: CryptoSwapModuleService,
@@ -39,7 +39,8 @@ export async function recordRefund(
       currency_code: of.currency_code,
       status: address ? "creating" : "address_needed",
       flags: address ? null : { address_needed: true },
-      next_sync_at: address ? new Date() : null,
+      // Read at once either way: to make the shift, or to ask the shopper where it goes.
+      next_sync_at: new Date(),
     },
     "create"
   )

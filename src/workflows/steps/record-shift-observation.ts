@@ -87,7 +87,10 @@ export const recordShiftObservationStep = createStep(
     if (observation.fresh) return new StepResponse(NOTHING_TO_DO(observation))
     if (row.kind === "refund" && !row.shift_id) {
       // Nothing to read yet: the refund's shift is still to be made.
-      return new StepResponse<RecordedShift>({ ...NOTHING_TO_DO(observation), plan: planRefundShift(row) })
+      const plan = planRefundShift(row)
+      const unsent = withNewEvents(row, plan.events, { status: row.status })
+      if (plan.events.length) await ledger.updateSwapShifts({ id: row.id, flags: plan.flags, unsent_events: unsentColumn(unsent) })
+      return new StepResponse<RecordedShift>({ ...NOTHING_TO_DO(observation), plan, unsent_events: unsent })
     }
     // An admin's Sync of a captured payment reads Medusa's side: a cancel that never reached the plugin (a lost
     // event, one before this release) may have left captured money on a canceled order, which the sync refunds.

@@ -35,19 +35,24 @@ function noticeMessage(container: MedusaContainer, data: NoticeData, locale: str
 export const sendShopperNoticeStep = createStep(
   "crypto-swap-send-shopper-notice",
   async (input: { ledger_id: string; event: string }, { container }) => {
-    const row = await container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).retrieveSwapShift(input.ledger_id)
+    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    const row = await ledger.retrieveSwapShift(input.ledger_id)
     const notice = shopperNotice(input.event, row.kind)
     if (!notice || !row.provider_id) return new StepResponse(null)
     const { notifications } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id).options
     if (!notifications.enabled) return new StepResponse(null)
     const { email: to, locale } = await shopperOf(container, row)
     if (!to) return new StepResponse(null)
+    // A refund's page is its payment's: the shopper's payment session there.
+    const [refunded] =
+      row.kind === "refund" && row.refund_of_shift_id ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id }, { select: ["payment_session_id"], take: 1 }) : []
+    const about = { ...row, payment_session_id: row.payment_session_id ?? refunded?.payment_session_id ?? null }
     try {
       await container.resolve(Modules.NOTIFICATION).createNotifications({
         to,
         channel: notifications.channel,
         template: notifications.templates[notice] ?? `crypto-swap.${notice}`,
-        data: noticeMessage(container, noticeData(notice, row, notifications.paymentPageUrl), locale),
+        data: noticeMessage(container, noticeData(notice, about, notifications.paymentPageUrl), locale),
         trigger_type: input.event,
         resource_id: row.order_id ?? row.cart_id,
         resource_type: row.order_id ? "order" : "cart",

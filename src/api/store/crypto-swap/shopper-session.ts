@@ -180,10 +180,24 @@ async function refundSent(ledger: CryptoSwapModuleService, row: LedgerRow) {
   return { settle_hash: last.settle_hash, settle_network: last.settle_network }
 }
 
+/**
+ * A refund the store made of a captured payment (through Medusa) that waits for the shopper's address: the
+ * page asks for it. Refunds of money no order holds are asked for by the payment's own state.
+ */
+async function refundWaiting(ledger: CryptoSwapModuleService, row: LedgerRow) {
+  if (!row.captured_at || !row.shift_id) return null
+  const [refund] = await ledger.listSwapShifts(
+    { kind: "refund", status: "address_needed", refund_of_shift_id: row.shift_id },
+    { select: ["amount_due", "currency_code", "settle_coin", "settle_network"], take: 1, order: { created_at: "ASC" } }
+  )
+  return refund ?? null
+}
+
 /** What a payment page shows: the session, the payment in plain words, and the open top-up paying its rest. */
 export async function sessionView(scope: MedusaContainer, session: ShopperSession, provider: RegisteredProvider, cartId: string, say: Say) {
   const { row: known, decision, topUp } = await currentPayment(scope, session, provider, cartId, PAGE_READ_CACHE_MS)
-  const row = { ...known, refund_sent: await refundSent(scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE), known) }
+  const ledger = scope.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const row = { ...known, refund_sent: await refundSent(ledger, known), refund_waiting: await refundWaiting(ledger, known) }
   const catalogue = catalogueFor(provider)
   return {
     payment_session: {

@@ -41,6 +41,7 @@ export const de: Messages = {
   "view.next.order_canceled": "Diese Bestellung wurde storniert: Senden Sie nichts dafür.",
   "view.next.held_refunding": "Sie müssen nichts tun: Ihr gesendeter Betrag wird an Ihre Erstattungsadresse zurückgezahlt.",
   "view.next.held_refund_address": "Ihr gesendeter Betrag wird erstattet: Geben Sie eine {coin}-Adresse im Netzwerk {network} ein, um ihn zu erhalten.",
+  "view.next.store_refund_address": "Der Shop erstattet Ihnen {amount} {currency}: Geben Sie eine {coin}-Adresse im Netzwerk {network} ein, um die Erstattung zu erhalten.",
   "view.next.top_up_short": "Es ist weniger als der Restbetrag eingegangen: Sobald er abgewickelt ist, zahlen Sie den noch fehlenden Betrag mit einer weiteren Nachzahlung.",
   "view.next.top_up_later": "Sie müssen vorerst nichts tun: Sobald Ihre Einzahlung bestätigt ist, können Sie den Rest hier bezahlen.",
   "view.next.contact_store": "Wenden Sie sich an den Shop: Der erhaltene Betrag deckt die Bestellung nicht.",
@@ -118,6 +119,11 @@ export const de: Messages = {
     "Der Swap-Dienst konnte die {coin}, die Sie für Ihre Bestellung über {amount} {currency} gesendet haben, nicht annehmen und sendet sie zurück. Um sie zu erhalten, kehren Sie zur Zahlungsseite Ihrer Bestellung im Shop zurück, auf der Sie die Kryptowährung gewählt haben, und geben Sie eine {coin}-Adresse im Netzwerk {network} ein.",
   "notice.refund_address_needed.text_with_link":
     "Der Swap-Dienst konnte die {coin}, die Sie für Ihre Bestellung über {amount} {currency} gesendet haben, nicht annehmen und sendet sie zurück. Um sie zu erhalten, geben Sie auf der Zahlungsseite Ihrer Bestellung eine {coin}-Adresse im Netzwerk {network} ein: {url}",
+  "notice.store_refund_address_needed.subject": "Für Ihre Erstattung wird eine Adresse benötigt",
+  "notice.store_refund_address_needed.text":
+    "Der Shop erstattet Ihnen {amount} {currency} für Ihre Bestellung. Um die Erstattung zu erhalten, kehren Sie zur Zahlungsseite Ihrer Bestellung im Shop zurück, auf der Sie die Währung gewählt haben, und geben Sie eine {coin}-Adresse im Netzwerk {network} ein.",
+  "notice.store_refund_address_needed.text_with_link":
+    "Der Shop erstattet Ihnen {amount} {currency} für Ihre Bestellung. Um die Erstattung zu erhalten, geben Sie auf der Zahlungsseite Ihrer Bestellung eine {coin}-Adresse im Netzwerk {network} ein: {url}",
   "notice.refunded.subject": "Ihre Erstattung wurde gesendet",
   "notice.refunded.text":
     "Eine Erstattung von {amount} {currency} für Ihre Bestellung wurde an Sie gesendet ({refund} über {network}), an die Adresse {address}.",

@@ -43,6 +43,7 @@ export const en = {
   "view.next.order_canceled": "This order was canceled: do not send anything for it.",
   "view.next.held_refunding": "Nothing to do: what you sent is being refunded to your refund address.",
   "view.next.held_refund_address": "What you sent is being refunded: enter a {coin} address on {network} to receive it.",
+  "view.next.store_refund_address": "The store is sending you a refund of {amount} {currency}: enter a {coin} address on {network} to receive it.",
   "view.next.top_up_short": "Less than the rest arrived: once it has settled, pay what is still missing with another top-up.",
   "view.next.top_up_later": "Nothing to do for now: once your deposit is confirmed, you can pay the rest here.",
   "view.next.contact_store": "Contact the store: the amount received does not cover the order.",
@@ -120,6 +121,11 @@ export const en = {
     "The swap service could not accept the {coin} you sent for your order of {amount} {currency} and is sending it back. To receive it, go back to the store's payment page for your order, where you chose the coin, and enter a {coin} address on {network}.",
   "notice.refund_address_needed.text_with_link":
     "The swap service could not accept the {coin} you sent for your order of {amount} {currency} and is sending it back. To receive it, enter a {coin} address on {network} on your order's payment page: {url}",
+  "notice.store_refund_address_needed.subject": "Your refund needs an address",
+  "notice.store_refund_address_needed.text":
+    "The store is sending you a refund of {amount} {currency} for your order. To receive it, go back to the store's payment page for your order, where you chose the coin, and enter a {coin} address on {network}.",
+  "notice.store_refund_address_needed.text_with_link":
+    "The store is sending you a refund of {amount} {currency} for your order. To receive it, enter a {coin} address on {network} on your order's payment page: {url}",
   "notice.refunded.subject": "Your refund was sent",
   "notice.refunded.text": "A refund of {amount} {currency} for your order was sent to you ({refund} on {network}) to the address {address}.",
   "notice.refunded.sent_back": "The {coin} you sent for your order of {amount} {currency} was sent back to you on {network}, to the address {address}.",

@@ -41,6 +41,7 @@ export const es: Messages = {
   "view.next.order_canceled": "Este pedido fue cancelado: no envíe nada por él.",
   "view.next.held_refunding": "No tiene que hacer nada: lo que envió se está reembolsando a su dirección de reembolso.",
   "view.next.held_refund_address": "Lo que envió se va a reembolsar: introduzca una dirección de {coin} en {network} para recibirlo.",
+  "view.next.store_refund_address": "La tienda le envía un reembolso de {amount} {currency}: introduzca una dirección de {coin} en {network} para recibirlo.",
   "view.next.top_up_short": "Llegó menos del resto: cuando se haya liquidado, pague lo que aún falta con otro pago complementario.",
   "view.next.top_up_later": "Por ahora no tiene que hacer nada: cuando se confirme su depósito, podrá pagar el resto aquí.",
   "view.next.contact_store": "Póngase en contacto con la tienda: el importe recibido no cubre el pedido.",
@@ -118,6 +119,11 @@ export const es: Messages = {
     "El servicio de intercambio no pudo aceptar los {coin} que envió para su pedido de {amount} {currency} y se los está devolviendo. Para recibirlos, vuelva a la página de pago de su pedido en la tienda, donde eligió la criptomoneda, e introduzca una dirección de {coin} en {network}.",
   "notice.refund_address_needed.text_with_link":
     "El servicio de intercambio no pudo aceptar los {coin} que envió para su pedido de {amount} {currency} y se los está devolviendo. Para recibirlos, introduzca una dirección de {coin} en la red {network} en la página de pago de su pedido: {url}",
+  "notice.store_refund_address_needed.subject": "Su reembolso necesita una dirección",
+  "notice.store_refund_address_needed.text":
+    "La tienda le envía un reembolso de {amount} {currency} por su pedido. Para recibirlo, vuelva a la página de pago de su pedido en la tienda, donde eligió la moneda, e introduzca una dirección de {coin} en {network}.",
+  "notice.store_refund_address_needed.text_with_link":
+    "La tienda le envía un reembolso de {amount} {currency} por su pedido. Para recibirlo, introduzca una dirección de {coin} en {network} en la página de pago de su pedido: {url}",
   "notice.refunded.subject": "Su reembolso ha sido enviado",
   "notice.refunded.text":
     "Se le ha enviado un reembolso de {amount} {currency} por su pedido ({refund} en {network}) a la dirección {address}.",

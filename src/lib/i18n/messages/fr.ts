@@ -41,6 +41,7 @@ export const fr: Messages = {
   "view.next.order_canceled": "Cette commande a été annulée : n’envoyez rien pour elle.",
   "view.next.held_refunding": "Rien à faire : ce que vous avez envoyé est remboursé à votre adresse de remboursement.",
   "view.next.held_refund_address": "Ce que vous avez envoyé va être remboursé : saisissez une adresse {coin} sur {network} pour le recevoir.",
+  "view.next.store_refund_address": "La boutique vous rembourse {amount} {currency} : saisissez une adresse {coin} sur {network} pour recevoir ce remboursement.",
   "view.next.top_up_short": "Le montant reçu est inférieur au reste : une fois réglé, payez ce qui manque encore avec un autre complément.",
   "view.next.top_up_later": "Rien à faire pour l’instant : une fois votre dépôt confirmé, vous pourrez payer le reste ici.",
   "view.next.contact_store": "Contactez la boutique : le montant reçu ne couvre pas la commande.",
@@ -118,6 +119,11 @@ export const fr: Messages = {
     "Le service d’échange n’a pas pu accepter les {coin} envoyés pour votre commande de {amount} {currency} et vous les renvoie. Pour les recevoir, retournez sur la page de paiement de votre commande dans la boutique, où vous avez choisi la cryptomonnaie, et saisissez une adresse {coin} sur {network}.",
   "notice.refund_address_needed.text_with_link":
     "Le service d’échange n’a pas pu accepter les {coin} que vous avez envoyés pour votre commande de {amount} {currency} et vous les renvoie. Pour les recevoir, saisissez une adresse {coin} sur le réseau {network} sur la page de paiement de votre commande : {url}",
+  "notice.store_refund_address_needed.subject": "Votre remboursement a besoin d'une adresse",
+  "notice.store_refund_address_needed.text":
+    "La boutique vous rembourse {amount} {currency} pour votre commande. Pour recevoir ce remboursement, revenez sur la page de paiement de votre commande, où vous avez choisi la devise, et saisissez une adresse {coin} sur {network}.",
+  "notice.store_refund_address_needed.text_with_link":
+    "La boutique vous rembourse {amount} {currency} pour votre commande. Pour recevoir ce remboursement, saisissez une adresse {coin} sur {network} sur la page de paiement de votre commande : {url}",
   "notice.refunded.subject": "Votre remboursement a été envoyé",
   "notice.refunded.text":
     "Un remboursement de {amount} {currency} pour votre commande vous a été envoyé ({refund} sur {network}) à l’adresse {address}.",

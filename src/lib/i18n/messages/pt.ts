@@ -41,6 +41,7 @@ export const pt: Messages = {
   "view.next.order_canceled": "Este pedido foi cancelado: não envie nada para ele.",
   "view.next.held_refunding": "Nada a fazer: o que você enviou está sendo reembolsado para o seu endereço de reembolso.",
   "view.next.held_refund_address": "O que você enviou será reembolsado: informe um endereço {coin} na rede {network} para recebê-lo.",
+  "view.next.store_refund_address": "A loja está enviando um reembolso de {amount} {currency}: informe um endereço {coin} na rede {network} para recebê-lo.",
   "view.next.top_up_short": "Chegou menos do que o restante: depois de liquidado, pague o que ainda falta com outro pagamento complementar.",
   "view.next.top_up_later": "Nada a fazer por enquanto: quando o seu depósito for confirmado, você poderá pagar o restante aqui.",
   "view.next.contact_store": "Entre em contato com a loja: o valor recebido não cobre o pedido.",
@@ -118,6 +119,11 @@ export const pt: Messages = {
     "O serviço de troca não pôde aceitar os {coin} que você enviou para o seu pedido de {amount} {currency} e está devolvendo-os. Para recebê-los, volte à página de pagamento do seu pedido na loja, onde você escolheu a criptomoeda, e informe um endereço {coin} na rede {network}.",
   "notice.refund_address_needed.text_with_link":
     "O serviço de troca não pôde aceitar os {coin} que você enviou para o seu pedido de {amount} {currency} e está devolvendo-os. Para recebê-los, informe um endereço de {coin} na rede {network} na página de pagamento do seu pedido: {url}",
+  "notice.store_refund_address_needed.subject": "O seu reembolso precisa de um endereço",
+  "notice.store_refund_address_needed.text":
+    "A loja está enviando um reembolso de {amount} {currency} pelo seu pedido. Para recebê-lo, volte à página de pagamento do seu pedido na loja, onde escolheu a moeda, e informe um endereço {coin} na rede {network}.",
+  "notice.store_refund_address_needed.text_with_link":
+    "A loja está enviando um reembolso de {amount} {currency} pelo seu pedido. Para recebê-lo, informe um endereço {coin} na rede {network} na página de pagamento do seu pedido: {url}",
   "notice.refunded.subject": "O seu reembolso foi enviado",
   "notice.refunded.text":
     "Um reembolso de {amount} {currency} referente ao seu pedido foi enviado para você ({refund} na rede {network}) para o endereço {address}.",

@@ -1,6 +1,7 @@
 import { parseOptions } from "../../options"
 import { decideLedgerRow, decideShift } from "../ledger-fields"
 import { planRefundShift } from "../shift-actions"
+import { nextSyncAt } from "../sync-cadence"
 import { refundReachedShopper } from "../refund-ids"
 import { countedFigures, refundQuoteRequest, withTopUps } from "../refund-quote"
 
@@ -74,6 +75,20 @@ describe("refund shifts", () => {
     expect(planRefundShift({ status: "creating", refund_address: "bc1q", flags: null }).createRefundShift).toBe(true)
     expect(planRefundShift({ status: "address_needed", refund_address: null, flags: { address_needed: true } }).createRefundShift).toBe(false)
     expect(planRefundShift({ status: "paid_manually", refund_address: "bc1q", flags: null }).createRefundShift).toBe(false)
+  })
+
+  it("without a destination, ask the shopper for it once", () => {
+    const asking = planRefundShift({ status: "address_needed", refund_address: null, flags: { address_needed: true } })
+    expect(asking).toMatchObject({ events: ["crypto-swap.shift.refund_address_needed"], flags: { address_needed: true, address_asked: true } })
+    expect(planRefundShift({ status: "address_needed", refund_address: null, flags: asking.flags }).events).toEqual([])
+    expect(planRefundShift({ status: "creating", refund_address: "bc1q", flags: null }).events).toEqual([])
+  })
+
+  it("without a destination, have nothing to read until one is given", () => {
+    const cadence = options.reconcile
+    const at = new Date("2026-11-29T08:00:00Z")
+    expect(nextSyncAt({ kind: "refund", status: "address_needed", terminal: false, actionPending: false, failures: 0 }, cadence, at)).toBeNull()
+    expect(nextSyncAt({ kind: "refund", status: "creating", terminal: false, actionPending: false, failures: 0 }, cadence, at)).not.toBeNull()
   })
 
   describe("are priced by a quote that fixes one side exactly", () => {
