@@ -218,7 +218,18 @@ medusaIntegrationTestRunner({
       await env.control.deposit(row.shift_id!, { amount: amount.toFixed() })
       await env.control.walk(row.shift_id!, ["processing", "settling", "settled"])
       await dayLater(container, row.id)
-      await reconcile(container)
+      // As the job does: ticks until one has recorded it (a sync still running from before, e.g. the order's
+      // cancel, holds the shift's lock and makes a tick leave it to the next), then one more.
+      const settled = (deposits: unknown) => (Array.isArray(deposits) ? deposits : []).filter((deposit: { status?: string }) => deposit.status === "settled").length
+      const sent = settled(env.sandbox.getShift(row.shift_id!).deposits)
+      await waitFor(
+        "the deposit sent again to be recorded",
+        async () => {
+          await reconcile(container)
+          return ledgerRow(container, { id: row.id })
+        },
+        (found) => settled(found.deposits) >= sent
+      )
       await reconcile(container)
       return env.sandbox.getShift(row.shift_id!).deposits!.at(-1)!.settleAmount!
     }
@@ -469,6 +480,16 @@ medusaIntegrationTestRunner({
       const row = await ledgerRow(container, { shift_id: payment.shiftId })
       expect(row.flags).toMatchObject({ underpaid: row.settle_amount })
       return { ...payment, container, row }
+    }
+
+    /** A short payment whose shopper paid a top-up's estimate, which the service now holds at `status`. */
+    async function topUpArriving(status: string) {
+      const short = await settledShort(PROVIDERS.default)
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${short.session.id}/top-up`, { cart_id: short.cart.id }, shop.headers)
+      const [topUp] = await ledgerOf(short.container).listSwapShifts({ top_up_of: short.row.id })
+      await env.control.deposit(topUp.shift_id!, { amount: data.payment.top_up.deposit.estimate })
+      await env.control.setStatus(topUp.shift_id!, status)
+      return { ...short, topUp }
     }
 
     /**
@@ -783,6 +804,48 @@ medusaIntegrationTestRunner({
       expect((await api.get("/admin/crypto-swap/status", admin)).data.underpaid).toEqual([])
       // Accepted once: a second acceptance is refused.
       expect((await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin))).status).toBe(400)
+    })
+
+    it("does not let the merchant accept a shortfall that a top-up on its way is paying, and places the order on the top-up", async () => {
+      const { container, cart, row, topUp } = await topUpArriving("processing")
+      await reconcile(container)
+
+      // Forgiving the rest now would give back, at the store's cost, the very money that pays it.
+      const refused = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin))
+      expect(refused.status).toBe(400)
+      expect(refused.data.message).toMatch(/top-up/i)
+      expect((await ledgerRow(container, { id: row.id })).flags?.accepted_short ?? null).toBeNull()
+
+      await env.control.walk(topUp.shift_id!, ["settling", "settled"])
+      const order = await waitFor(
+        "the order placed on the top-up and captured",
+        async () => {
+          await reconcile(container)
+          return orderWithPayments(container, cart.id)
+        },
+        (found) => Boolean(found?.payments?.[0]?.captured_at)
+      )
+      expect(order!.payments[0].captured_at).toBeTruthy()
+      expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: topUp.shift_id })).toEqual([])
+    })
+
+    it("waits as long as a top-up sits in review before holding the underpayment, without calling the merchant for it", async () => {
+      const { container, row, topUp } = await topUpArriving("review")
+      await windowOver(container, row.id)
+      // Many more syncs than an action's attempts (10): a review takes hours, and waiting on it is no failure.
+      for (let tick = 0; tick < 12; tick++) await reconcile(container)
+      const [settle] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "settle_underpayment" })
+      expect(settle).toMatchObject({ state: "pending", attempts: 0, blocked_since: expect.any(Date) })
+      expect(settle.last_error).toMatch(/top-up/)
+      expect((await ledgerRow(container, { id: row.id })).flags?.underpaid_held ?? null).toBeNull()
+
+      // The service sends the top-up back: the underpayment is held for the merchant by the job alone.
+      await env.control.setStatus(topUp.shift_id!, "refund", "refund required")
+      await env.control.walk(topUp.shift_id!, ["refunding", "refunded"])
+      await reconcile(container)
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: row.id })).flags).toMatchObject({ underpaid_held: true, underpayment_settled: "hold" })
+      expect((await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "settle_underpayment" }))[0]).toMatchObject({ state: "done", blocked_since: null })
     })
 
     it("refunds an underpayment to the shopper once the window passes with no top-up (underpayment.then: refund)", async () => {

@@ -14,6 +14,7 @@ import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { waitFor } from "../helpers/wait-for"
 import { configureReconciliation } from "../helpers/reconcile-options"
+import { providerRegistry } from "../../src/lib/provider-registry"
 import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, paidOrder, placedOnConfirmedDeposit, reconcile, syncLosingActionRecords } from "../helpers/ledger"
 import BigNumber from "bignumber.js"
 import findUnheardOrderCancels from "../../src/jobs/find-unheard-order-cancels"
@@ -471,6 +472,25 @@ medusaIntegrationTestRunner({
       expect(env.sandbox.shifts().filter((shift) => shift.externalId === rows[0].id)).toHaveLength(1)
     })
 
+    it("sends a refund shift's deposit the service turns back to the wallet its payment settled to, though the store settles elsewhere now", async () => {
+      const container = getContainer()
+      const { shiftId, payment } = await settledOrder()
+      const paid = await ledgerRow(container, { shift_id: shiftId })
+      // Since the payment, the store settles dollars as USDT on tron: an address the refund's USDC could not go back to.
+      const provider = providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(PROVIDERS.default)!
+      const before = provider.options
+      provider.options = { ...before, settlement: { ...before.settlement, usd: { coin: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC" } } }
+      try {
+        await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+        await reconcile(container)
+      } finally {
+        provider.options = before
+      }
+      const [refund] = await refundRows(container, payment.id)
+      expect(refund).toMatchObject({ status: "waiting", deposit_coin: paid.settle_coin, deposit_network: paid.settle_network })
+      expect(env.sandbox.getShift(refund.shift_id!).refundAddress).toBe(paid.settle_address)
+    })
+
     it("waits for the shopper's address when none is known, then makes the refund shift, every step in its history", async () => {
       const container = getContainer()
       const cart = await shop.createCart()
@@ -840,7 +860,8 @@ medusaIntegrationTestRunner({
       expect(waiting).toMatchObject({ status: "paid_manually" })
       expect(waiting.next_sync_at).not.toBeNull()
       const [cancel] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "cancel_abandoned" })
-      expect(cancel).toMatchObject({ state: "pending", attempts: 1 })
+      // Waiting on the service is no failed attempt: it says since when, and counts nothing toward an admin's attention.
+      expect(cancel).toMatchObject({ state: "pending", attempts: 0, blocked_since: expect.any(Date) })
 
       // Its backoff over and the service's minutes past, the job cancels it on its own.
       await env.control.advanceClock(6 * 60)

@@ -1,6 +1,6 @@
 import { z } from "@medusajs/framework/zod"
 import { explorerTxUrl } from "./explorers"
-import { subtractDecimals } from "./money"
+import { addDecimals, subtractDecimals } from "./money"
 
 /** Why a ledger row needs the merchant (see the ledger's payments query for each rule). */
 export const ATTENTION_REASONS = [
@@ -46,6 +46,9 @@ export type LedgerMovement = {
   settle_amount: string | null
   settle_hash: string | null
   rate: string | null
+  /** What counted toward a payment's amount due besides its own deposit (top-ups, a shortfall accepted), and that shortfall (not exported). */
+  credit: string | null
+  accepted_short: string | null
 }
 
 /** The export's columns, in order: the CSV header and the JSON keys. */
@@ -59,17 +62,20 @@ export const EXPORT_COLUMNS = [
 export type ExportLine = Record<(typeof EXPORT_COLUMNS)[number], string | number | null>
 
 /**
- * A movement with its explorer links and, for a settled payment or top-up, what it received less
- * what was due: the settlement coin is the store currency's own (the plugin judges amounts 1:1), so
- * the difference is in the store currency. A refund shift is never judged against an amount due.
+ * A movement with its explorer links and, for a settled payment, what it received (its top-ups with it)
+ * less what was due: the settlement coin is the store currency's own (the plugin judges amounts 1:1), so
+ * the difference is in the store currency, and a shortfall the merchant accepted shows as short. A top-up
+ * is part of its payment's line, and a refund shift is never judged against an amount due.
  */
 export function exportLine(row: LedgerMovement): ExportLine {
-  const judged = row.kind !== "refund" && row.status === "settled" && row.settle_amount && row.amount_due
+  const { credit, accepted_short, ...line } = row
+  const judged = row.kind === "payment" && row.status === "settled" && row.settle_amount && row.amount_due
+  const topUps = credit ? subtractDecimals(credit, accepted_short ?? "0") : "0"
   return {
-    ...row,
+    ...line,
     deposit_tx_url: explorerTxUrl(row.deposit_network, row.deposit_hash),
     settle_tx_url: explorerTxUrl(row.settle_network, row.settle_hash),
-    difference: judged ? subtractDecimals(row.settle_amount!, row.amount_due!) : null,
+    difference: judged ? subtractDecimals(addDecimals(row.settle_amount!, topUps), row.amount_due!) : null,
   }
 }
 

@@ -13,6 +13,8 @@ export type ShiftActionState = {
   refund_address: string | null
   flags: Record<string, unknown> | null
   amount_due: string | null
+  /** What counts toward a payment's amount due besides its own deposit: settled top-ups, an accepted shortfall. */
+  credit?: string | null
   /** Settled money owed back instead of captured: nothing is authorized or captured any more. */
   refund_owed?: string | null
   /** Medusa deleted or canceled the payment session: the shopper moved on (another coin, another method). */
@@ -198,6 +200,14 @@ export function depositsKept(shift: { status: string; deposits?: ShiftDepositLik
   return DEPOSIT_SEEN_STATUSES.has(shift.status) ? 1 : 0
 }
 
+/**
+ * A top-up whose deposit arrived and is not counted yet (still moving, or settled with its credit backing off
+ * or its figures late): it may pay the rest of its payment.
+ */
+export function topUpOnItsWay(topUp: { status: string; deposits?: unknown; captured_at?: Date | string | null; flags?: Record<string, unknown> | null }): boolean {
+  return !topUp.captured_at && !topUp.flags?.held_refund && depositsKept({ status: topUp.status, deposits: topUp.deposits as ShiftDepositLike[] | null }) > 0
+}
+
 /** How many deposits of a shift settled; a re-sweep of one (EVM) is the same deposit. */
 export function depositsSettled(shift: { status: string; deposits?: ShiftDepositLike[] | null }): number {
   if (shift.status === "multiple") return distinctDeposits(shift).filter((deposit) => deposit.status === "settled").length
@@ -252,14 +262,14 @@ const canceledAfterCapture = (row: Pick<ShiftActionState, "kind" | "captured_at"
  * instead, before its money settled; a top-up credited before its credit was recorded).
  */
 function settledBeyondCounted(
-  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags" | "amount_due" | "captured_at" | "order_canceled_at">,
+  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags" | "amount_due" | "captured_at" | "order_canceled_at" | "credit">,
   settledAmount: string | undefined
 ): string | null {
   const held = typeof row.flags?.held_amount === "string" ? row.flags.held_amount : null
   // Medusa refunds the whole payment it captured (or its order's cancel does): the amount due, less what its
   // top-ups or an accepted shortfall counted toward it.
   const refundedByMedusa =
-    row.flags?.refunded_by_medusa || canceledAfterCapture(row) ? subtractDecimals(row.amount_due ?? "0", row.kind === "payment" ? creditedAmount(row) ?? "0" : "0") : null
+    row.flags?.refunded_by_medusa || canceledAfterCapture(row) ? subtractDecimals(row.amount_due ?? "0", row.credit ?? "0") : null
   const counted = row.refund_owed ?? held ?? refundedByMedusa ?? creditedAmount(row)
   if (!counted || !settledAmount || compareDecimals(settledAmount, counted) <= 0) return null
   return subtractDecimals(settledAmount, counted)
@@ -270,7 +280,7 @@ function settledBeyondCounted(
  * or all that arrived after a payment's money was being given back or a top-up's was counted.
  */
 export function excessToGiveBack(
-  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags" | "captured_at" | "amount_due" | "order_canceled_at">,
+  row: Pick<ShiftActionState, "kind" | "refund_owed" | "flags" | "captured_at" | "amount_due" | "order_canceled_at" | "credit">,
   decision: Pick<StatusDecision, "settledAmount" | "excessAmount">
 ): string | null {
   if ((row.kind === "payment" && givenBackToShopper(row)) || countedTopUp(row) || canceledAfterCapture(row)) return settledBeyondCounted(row, decision.settledAmount)

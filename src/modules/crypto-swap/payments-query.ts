@@ -74,8 +74,11 @@ end`
 const MOVEMENT_COLUMNS = [
   "s.id", "s.kind", "s.shift_id", "s.order_id", "s.refund_id", "s.refund_of_shift_id", "s.status", "s.created_at", "s.captured_at", "s.expires_at", "s.type",
   "s.amount_due", "s.currency_code", "s.deposit_coin", "s.deposit_network", "s.deposit_amount", "s.deposit_hash",
-  "s.settle_coin", "s.settle_network", "s.settle_amount", "s.settle_hash", "s.rate", "o.display_id as order_display_id",
+  "s.settle_coin", "s.settle_network", "s.settle_amount", "s.settle_hash", "s.rate", "s.credit", "o.display_id as order_display_id",
 ]
+
+/** The shortfall the merchant accepted as paid, counted in `credit` beside the top-ups. */
+const ACCEPTED_SHORT = (knex: Knex) => knex.raw("s.flags->>'accepted_short' as accepted_short")
 
 /** The filtered rows, not yet ordered or paged: each filter a WHERE on the ledger table (indexed where it matters). */
 function filtered(knex: Knex, filters: MovementFilters) {
@@ -126,7 +129,7 @@ function toMovement(row: MovementRow): LedgerMovement {
 export async function listMovements(knex: Knex, filters: MovementFilters, page: { limit: number; offset: number }) {
   const [rows, [{ count }]] = await Promise.all([
     filtered(knex, filters)
-      .select([...MOVEMENT_COLUMNS, knex.raw(`${ATTENTION_SQL} as attention`)])
+      .select([...MOVEMENT_COLUMNS, ACCEPTED_SHORT(knex), knex.raw(`${ATTENTION_SQL} as attention`)])
       .orderBy([{ column: "s.created_at", order: "desc" }, { column: "s.id", order: "desc" }])
       .limit(page.limit)
       .offset(page.offset),
@@ -145,7 +148,7 @@ export async function* movementPages(knex: Knex, filters: MovementFilters, pageS
   let after: { created_at: string; id: string } | undefined
   for (;;) {
     const query = filtered(knex, filters)
-      .select([...MOVEMENT_COLUMNS, knex.raw(`${ATTENTION_SQL} as attention`), knex.raw("s.created_at::text as created_at_cursor")])
+      .select([...MOVEMENT_COLUMNS, ACCEPTED_SHORT(knex), knex.raw(`${ATTENTION_SQL} as attention`), knex.raw("s.created_at::text as created_at_cursor")])
       .orderBy([{ column: "s.created_at", order: "asc" }, { column: "s.id", order: "asc" }])
       .limit(pageSize)
     if (after) query.whereRaw("(s.created_at, s.id) > (?::timestamptz, ?)", [after.created_at, after.id])

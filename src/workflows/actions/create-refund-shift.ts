@@ -18,8 +18,27 @@ import { ActionNeedsAdmin, type LedgerShift, type ShiftAction } from "./shift-ac
 const QUOTE_MARGIN_MS = 5 * 60_000
 
 /**
+ * Where a deposit the service sends back goes (the row's refund address is the shopper's, never the
+ * merchant's): the wallet the refunded money settled to, whose coin and network the merchant deposits,
+ * though the store may settle elsewhere now; else the store's settlement address for the currency. Without
+ * either it would wait for an address nobody gives.
+ */
+async function depositReturnWallet(ledger: CryptoSwapModuleService, row: LedgerShift, provider: RegisteredProvider): Promise<{ address: string; memo?: string }> {
+  const [refunded] = row.refund_of_shift_id
+    ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id }, { select: ["settle_address", "settle_memo", "settle_coin", "settle_network"], take: 1 })
+    : []
+  const same = (a: string | null | undefined, b: string | null | undefined) => Boolean(a && b && a.toLowerCase() === b.toLowerCase())
+  if (refunded?.settle_address && same(refunded.settle_coin, row.deposit_coin) && same(refunded.settle_network, row.deposit_network)) {
+    return { address: refunded.settle_address, memo: refunded.settle_memo ?? undefined }
+  }
+  const settlement = provider.options.settlement[row.currency_code ?? ""]
+  if (!settlement?.address) throw new Error(`No settlement address is configured for ${row.currency_code}: the refund shift's deposit could not go back to the store`)
+  return { address: settlement.address, memo: settlement.memo }
+}
+
+/**
  * Makes a refund's shift at a fixed rate, so the merchant is shown the exact amount to send; anything
- * sent wrongly goes back to the merchant's settlement address. The quote is recorded before the shift
+ * sent wrongly goes back to the merchant's wallet (depositReturnWallet). The quote is recorded before the shift
  * is asked for: when the answer is lost (a timeout, a crash), the next attempt asks again with the same
  * quote and the service answers with the shift it already made, never a second one. A coin the service
  * settles only at a variable rate gets a variable refund shift: a range to send, and no such recovery, so
@@ -28,10 +47,7 @@ const QUOTE_MARGIN_MS = 5 * 60_000
  */
 export const createRefundShift: ShiftAction = async (container, row) => {
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
-  const settlement = provider.options.settlement[row.currency_code ?? ""]
-  // A deposit the service sends back goes to the merchant's settlement address: without one it would wait
-  // for an address nobody gives (the row's refund address is the shopper's, never the merchant's).
-  if (!settlement?.address) throw new Error(`No settlement address is configured for ${row.currency_code}: the refund shift's deposit could not go back to the store`)
+  const storeWallet = await depositReturnWallet(container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE), row, provider)
   // The service wants to know whom a server's request is for: the shopper the refund goes to.
   const context = { userIp: row.customer_ip ?? undefined }
   const coins = await catalogueFor(provider).get()
@@ -39,8 +55,8 @@ export const createRefundShift: ShiftAction = async (container, row) => {
   const destination = {
     settleAddress: row.refund_address!,
     settleMemo: row.refund_memo ?? undefined,
-    refundAddress: settlement.address,
-    refundMemo: settlement.memo,
+    refundAddress: storeWallet.address,
+    refundMemo: storeWallet.memo,
     externalId: row.id,
   }
   const variableOnly =

@@ -4,12 +4,13 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { providerById } from "../../lib/provider-registry"
 import { decideLedgerRow } from "../../lib/shift/ledger-fields"
 import { stillMissing } from "../../lib/shift/underpayment"
+import { topUpOnItsWay } from "../../lib/shift/shift-actions"
 import { applyPaymentCredit } from "./payment-credit"
 
 /**
  * The merchant takes a short payment as paid ("capture as is"): the shortfall is recorded as accepted
  * and counted toward the payment, whose next sync places and captures the order (or captures the one
- * already placed on money that then settled short). Once per payment.
+ * already placed on money that then settled short). Once per payment, and not while a top-up pays the rest.
  */
 export const acceptUnderpaymentStep = createStep(
   "crypto-swap-accept-underpayment",
@@ -25,6 +26,10 @@ export const acceptUnderpaymentStep = createStep(
         MedusaError.Types.NOT_ALLOWED,
         "Only a payment that settled short of the amount due, and that is not being refunded, can be accepted as paid."
       )
+    }
+    // Forgiving the rest while a top-up pays it would give that money back (a payment closed refunds its top-ups) at the store's cost.
+    if ((await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })).some(topUpOnItsWay)) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "A top-up paying the rest of this payment is on its way: wait until it settles (or is sent back) before accepting the shortfall.")
     }
     const now = new Date()
     const accepted = { ...row, flags: { ...flags, accepted_short: shortfall, underpaid_held: null } }

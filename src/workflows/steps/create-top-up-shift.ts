@@ -8,8 +8,7 @@ import { planShift } from "../../lib/shift/shift-plan"
 import { paymentClosed, stillMissing, topUpClosed, underpaymentUndecided } from "../../lib/shift/underpayment"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { shopperError, text, type MessageKey } from "../../lib/i18n"
-import { depositsKept } from "../../lib/shift/shift-actions"
-import type { ShiftDepositLike } from "../../lib/shift/status-map"
+import { topUpOnItsWay } from "../../lib/shift/shift-actions"
 import { recordNewShift } from "./record-new-shift"
 import { assertVariableShiftRoom } from "./variable-pool"
 
@@ -40,8 +39,7 @@ export const createTopUpShiftStep = createStep(
     }
     const now = Date.now()
     const topUps = await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { order: { created_at: "DESC" } })
-    // One whose deposit arrived and is not counted yet (settled, its credit backing off or its figures late) may pay the rest.
-    if (topUps.some((topUp) => !topUp.captured_at && !topUp.flags?.held_refund && depositsKept({ status: topUp.status, deposits: topUp.deposits as ShiftDepositLike[] | null }) > 0)) throw refused("top_up.on_its_way")
+    if (topUps.some(topUpOnItsWay)) throw refused("top_up.on_its_way")
     const [latest] = topUps
     if (latest && !topUpClosed(latest)) {
       if (latest.status !== "waiting") throw refused("top_up.on_its_way")

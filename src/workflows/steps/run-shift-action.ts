@@ -33,7 +33,7 @@ export const runShiftActionStep = createStep(
     const now = new Date()
     // Read after the actions before it in this sync, which it may wait on.
     if (entry.ready && !entry.ready.when(row)) {
-      await waitOnAnother(container, action, entry.ready.waitsFor, { id: row.id, status: recorded.status }, now)
+      await keepWaiting(container, action, `for ${entry.ready.waitsFor}`, { id: row.id, status: recorded.status }, now, null)
       return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false, blocked: true })
     }
     const attempts = action.attempts + 1
@@ -69,6 +69,12 @@ export const runShiftActionStep = createStep(
     } catch (error) {
       const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
       const message = ((error as Error).message ?? String(error)).slice(0, MAX_ERROR_LENGTH)
+      if (error instanceof ActionNotYet) {
+        // Waiting on the service (a review of hours, a cancel in a shift's first minutes) is no failure: not
+        // counted, tried again at the review cadence, on the merchant's list only once it has waited long.
+        await keepWaiting(container, action, `: ${message}`, { id: row.id, status: recorded.status }, now, new Date(now.getTime() + options.reconcile.reviewSeconds * 1000))
+        return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false })
+      }
       const attention = attempts >= options.reconcile.maxActionAttempts || error instanceof ActionNeedsAdmin
       const next = attention ? null : retryAt(attempts, options.reconcile, now)
       await ledger.updateSwapShiftActions({
@@ -87,8 +93,7 @@ export const runShiftActionStep = createStep(
       const line =
         `crypto-swap: ${kind} of ${row.id} failed (attempt ${attempts} of ${options.reconcile.maxActionAttempts}), ` +
         `${attention ? "needs an admin's attention" : `retrying from ${next!.toISOString()}`}: ${message}`
-      if (error instanceof ActionNotYet && !attention) logger.debug(line)
-      else logger.warn(line)
+      logger.warn(line)
       if (attention) {
         await eventBus.emit({ name: "crypto-swap.shift.attention", data: { id: row.id, status: recorded.status, action: kind } })
       }
@@ -98,27 +103,33 @@ export const runShiftActionStep = createStep(
 )
 
 /**
- * An action not tried because what it waits on is not done: it says so on its record and, once it has
+ * An action that cannot run yet, waiting on another action (`nextAttempt` null: tried when that is done) or on
+ * the service (tried again at `nextAttempt`): it says since when and why on its record and, once it has
  * waited BLOCKED_ACTION_ATTENTION_MS, waits in `attention` (told once), where it still runs as soon as it can.
  */
-async function waitOnAnother(
+async function keepWaiting(
   container: MedusaContainer,
   action: { id: string; kind: ShiftActionKind; state: string; blocked_since: Date | string | null },
-  waitsFor: string,
+  why: string,
   shift: { id: string; status: string },
-  now: Date
+  now: Date,
+  nextAttempt: Date | null
 ) {
   const since = action.blocked_since ? new Date(action.blocked_since) : now
   const overdue = now.getTime() - since.getTime() >= BLOCKED_ACTION_ATTENTION_MS
+  const waiting = `waiting since ${since.toISOString()} ${why}`.slice(0, MAX_ERROR_LENGTH)
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   await ledger.updateSwapShiftActions({
     id: action.id,
     blocked_since: since,
-    last_error: `waiting since ${since.toISOString()} for ${waitsFor}`,
+    last_error: waiting,
+    next_attempt_at: nextAttempt,
     ...(overdue ? { state: "attention" as const } : {}),
   })
-  if (overdue && action.state !== "attention") {
-    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: ${action.kind} of ${shift.id} has waited since ${since.toISOString()} for ${waitsFor}; needs an admin's attention`)
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  if (!overdue) logger.debug(`crypto-swap: ${action.kind} of ${shift.id} is ${waiting}`)
+  else if (action.state !== "attention") {
+    logger.warn(`crypto-swap: ${action.kind} of ${shift.id} is ${waiting}; needs an admin's attention`)
     await container.resolve(Modules.EVENT_BUS).emit({ name: "crypto-swap.shift.attention", data: { ...shift, action: action.kind } })
   }
 }

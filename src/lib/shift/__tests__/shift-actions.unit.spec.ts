@@ -149,6 +149,15 @@ describe("planShiftActions", () => {
     // What was paid above it before Medusa refunded is given back, but not announced as a payment made again.
     const overpaidOnce = { flags: { refunded_by_medusa: "pay_1", overpaid: "10", paid_after_given_back: "10" } }
     expect(plan(overpaidOnce, { status: "settled", type: "fixed", settleAmount: "60" }, false)).toMatchObject({ refundExcess: true, events: [] })
+    // Captured, then its order canceled: Medusa's cancel refunded the amount due, so all above it goes back (an
+    // overpayment kept with the sale too), above the tolerance; only what arrives after the cancel is told as paid again.
+    const canceled = { authorized_at: new Date(), captured_at: new Date(), order_canceled_at: new Date(), overpayment_tolerance_percent: "1" }
+    expect(plan({ ...canceled, flags: { overpaid: "10" } }, settled("60"), false)).toMatchObject({ refundExcess: true, events: [], flags: { paid_after_cancel: "10" } })
+    expect(plan({ ...canceled, flags: { paid_after_cancel: "10" } }, settled("75"), false)).toMatchObject({ refundExcess: true, events: ["crypto-swap.shift.paid_again"] })
+    expect(plan(canceled, settled("50.4"), false)).toMatchObject({ refundExcess: false, events: [] })
+    // Its top-up's 30 counted toward the 50 due: Medusa gave back 20 of this shift's own 25, so 5 go back.
+    expect(plan({ ...canceled, credit: "30" }, settled("25"), false)).toMatchObject({ refundExcess: true, flags: { paid_after_cancel: "5" } })
+    expect(plan({ ...canceled, credit: "30" }, settled("20"), false)).toMatchObject({ refundExcess: false, flags: { paid_after_cancel: "0" } })
     // Refunded instead before it settled: nothing is counted until the capture records what is owed.
     expect(plan({ flags: { refund_instead: { by: "user_1" } } }, settled("75")).refundExcess).toBe(false)
     // Within the overpayment tolerance of the 50 due (1 %, kept or refunded alike): a final figure a little
