@@ -625,6 +625,23 @@ medusaIntegrationTestRunner({
       expect(sentBack.lte(paidForOrder.plus("0.00000001"))).toBe(true)
     })
 
+    it("asks the shopper on the payment page where to send back a deposit sent again to a credited top-up, when no address is known", async () => {
+      const { container, cart, session, row } = await settledShort(PROVIDERS.default, {})
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: row.id })
+      expect(topUp.refund_address).toBeNull()
+      await payTopUp(container, topUp.shift_id!, data.payment.top_up.deposit.estimate, cart.id)
+      const again = await paidAgainLater(container, topUp, await depositWorth("20", "1"))
+      const [refund] = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: topUp.shift_id })
+      expect(refund).toMatchObject({ refund_id: `excess_${topUp.id}`, amount_due: again, status: "address_needed" })
+
+      const page = await view(session.id, cart.id)
+      expect(page.refund.address_needed).toBe(true)
+      expect(page.next_step).toContain(`${again} USD`)
+      await api.post(`/store/crypto-swap/payment-sessions/${session.id}/refund-address`, { cart_id: cart.id, address: ETH_REFUND }, shop.headers)
+      expect(await ledgerOf(container).retrieveSwapShift(refund.id)).toMatchObject({ status: "waiting", settle_address: ETH_REFUND })
+    })
+
     it("refunds a credited top-up at what it counted when the merchant gives a short payment back, its later deposit apart", async () => {
       const { container, cart, session, row } = await settledShort(PROVIDERS.default)
       const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)

@@ -174,6 +174,25 @@ medusaIntegrationTestRunner({
       expect(after.data.attention.filter((item: any) => item.id === row.id)).toEqual([])
     })
 
+    it("takes an action listed for waiting off the merchant's list once the payment no longer calls for it", async () => {
+      const container = getContainer()
+      const { shiftId } = await paidWhileSoldOut()
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      const [capture] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "capture" })
+      await ledgerOf(container).updateSwapShiftActions({ id: capture.id, blocked_since: new Date(Date.now() - 7 * 60 * 60 * 1000) })
+      await reconcile(container)
+      const listed = async () => (await api.get("/admin/crypto-swap/status", admin)).data.attention.filter((item: any) => item.id === row.id && item.action === "capture")
+      expect(await listed()).toHaveLength(1)
+
+      // The merchant gives the money back instead: nothing will be captured, so nothing waits for the capture.
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, {}, admin)
+      await reconcile(container)
+      expect(await listed()).toEqual([])
+      expect((await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "capture" }))[0].state).not.toBe("attention")
+    })
+
     it("never places the order of a hosted checkout refunded instead, whatever reaches Medusa's own payment webhook route", async () => {
       const container = getContainer()
       const { cart, checkoutId, shiftId, row } = await paidWhileSoldOut(PROVIDERS.checkout)

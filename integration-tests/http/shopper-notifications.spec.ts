@@ -1,6 +1,7 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import BigNumber from "bignumber.js"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
@@ -151,6 +152,27 @@ medusaIntegrationTestRunner({
       await api.post(`/store/crypto-swap/payment-sessions/${session.id}/refund-address`, { cart_id: cartId, address: BTC_REFUND }, shop.headers)
       expect(await ledgerOf(container).retrieveSwapShift(refund.id)).toMatchObject({ status: "waiting", settle_address: BTC_REFUND })
       expect((await page()).refund.address_needed).toBe(false)
+    })
+
+    it("tells a shopper whose payment arrived short what is missing and where to pay it, once", async () => {
+      const container = getContainer()
+      // The smallest deposit the service takes on a variable-rate shift: a few dollars of the order.
+      const { cartId, session, shiftId } = await pay({ deposit_coin: "ETH", deposit_network: "zksync" }, undefined, PROVIDERS.settled)
+      await env.control.deposit(shiftId, { amount: session.data.deposit_min })
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await tick(container)
+      await tick(container)
+      await sentTemplates(container, cartId, ["crypto-swap.payment_short"])
+      const row = (await ledgerOf(container).listSwapShifts({ shift_id: shiftId }))[0]
+      const received = row.flags!.underpaid as string
+      const missing = new BigNumber(session.data.amount).minus(received).toFixed()
+      const short = (await sentFor(container, cartId)).filter((notification) => notification.template === "crypto-swap.payment_short")
+      expect(short).toHaveLength(1)
+      const link = `http://shop.test/checkout?cart_id=${cartId}&step=payment`
+      expect(short[0].data).toMatchObject({ amount: session.data.amount, currency_code: "usd", received, missing, payment_page_url: link, payment_session_id: session.id })
+      expect(short[0].data!.text).toContain(`${missing} USD`)
+      expect(short[0].data!.text).toContain(link)
+      expect(JSON.stringify(short)).not.toContain(shiftId)
     })
 
     it("asks the shopper for a refund address when the service needs one, and says when a payment expired", async () => {

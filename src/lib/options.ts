@@ -161,7 +161,7 @@ export const optionsSchema = z
       .object({
         enabled: z.boolean().default(true),
         channel: z.string().min(1).default("email"),
-        templates: z.partialRecord(z.enum(["payment_received", "refund_address_needed", "refunded", "payment_expired"]), z.string().min(1)).prefault({}),
+        templates: z.partialRecord(z.enum(["payment_received", "payment_short", "refund_address_needed", "refunded", "payment_expired"]), z.string().min(1)).prefault({}),
         /**
          * The storefront's payment page of a cart, `{cart_id}` and `{payment_session_id}` filled in: the
          * refund-address message links to it. Without it the message says where to go.

@@ -95,6 +95,12 @@ function givenBackStep(row: LedgerRowView): ShopperText {
     : text("view.next.held_refund_address", { coin: row.deposit_coin ?? "", network: row.deposit_network ?? "" })
 }
 
+/** A refund the store made goes to the coin the shopper paid with, once they say where. */
+function storeRefundStep(refund: NonNullable<LedgerRowView["refund_waiting"]>): ShopperText {
+  const owed = { amount: refund.amount_due ?? "", currency: refund.currency_code?.toUpperCase() ?? "", coin: refund.settle_coin ?? "", network: refund.settle_network ?? "" }
+  return text("view.next.store_refund_address", owed)
+}
+
 function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
   const where = { coin: row.deposit_coin ?? "", network: row.deposit_network ?? "" }
   switch (stage) {
@@ -199,14 +205,9 @@ function paymentWording(stage: PaymentStage, row: LedgerRowView): { headline: Sh
   // Money no order holds: whatever it settles to, what the shopper hears first is that it comes back.
   if (comesBack(row, stage)) {
     if (row.refund_sent) return { headline: text("view.headline.refunded"), next_step: text("view.next.refunded") }
-    return { headline: text("view.headline.given_back"), next_step: givenBackStep(row) }
+    return { headline: text("view.headline.given_back"), next_step: row.refund_waiting ? storeRefundStep(row.refund_waiting) : givenBackStep(row) }
   }
-  // A refund the store made (of an order paid in full) goes to the coin the shopper paid with, once they say where.
-  const refund = row.refund_waiting
-  if (refund) {
-    const owed = { amount: refund.amount_due ?? "", currency: refund.currency_code?.toUpperCase() ?? "", coin: refund.settle_coin ?? "", network: refund.settle_network ?? "" }
-    return { headline: headline(stage), next_step: text("view.next.store_refund_address", owed) }
-  }
+  if (row.refund_waiting) return { headline: headline(stage), next_step: storeRefundStep(row.refund_waiting) }
   if (!because) return { headline: headline(stage), next_step: nextStep(stage, row) }
   const again = text(row.type === "fixed" ? "view.next.again_requote" : "view.next.again_restart")
   return {

@@ -267,9 +267,10 @@ function settledBeyondCounted(
 ): string | null {
   const held = typeof row.flags?.held_amount === "string" ? row.flags.held_amount : null
   // Medusa refunds the whole payment it captured (or its order's cancel does): the amount due, less what its
-  // top-ups or an accepted shortfall counted toward it.
+  // top-ups brought toward it (a shortfall the merchant accepted, also in the credit, never arrived).
+  const acceptedShort = typeof row.flags?.accepted_short === "string" ? row.flags.accepted_short : "0"
   const refundedByMedusa =
-    row.flags?.refunded_by_medusa || canceledAfterCapture(row) ? subtractDecimals(row.amount_due ?? "0", row.credit ?? "0") : null
+    row.flags?.refunded_by_medusa || canceledAfterCapture(row) ? subtractDecimals(row.amount_due ?? "0", subtractDecimals(row.credit ?? "0", acceptedShort)) : null
   const counted = row.refund_owed ?? held ?? refundedByMedusa ?? creditedAmount(row)
   if (!counted || !settledAmount || compareDecimals(settledAmount, counted) <= 0) return null
   return subtractDecimals(settledAmount, counted)

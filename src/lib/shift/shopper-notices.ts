@@ -1,11 +1,13 @@
 import { text, type ShopperText } from "../i18n"
+import { stillMissing } from "./underpayment"
 
 /** What the shopper is told, and by which of the plugin's events. */
-export type ShopperNotice = "payment_received" | "refund_address_needed" | "refunded" | "payment_expired"
+export type ShopperNotice = "payment_received" | "payment_short" | "refund_address_needed" | "refunded" | "payment_expired"
 
 const NOTICE_OF_EVENT: Record<string, ShopperNotice> = {
   "crypto-swap.shift.deposit_detected": "payment_received",
   "crypto-swap.shift.deposit_confirmed": "payment_received",
+  "crypto-swap.shift.underpaid": "payment_short",
   "crypto-swap.shift.refund_address_needed": "refund_address_needed",
   "crypto-swap.shift.refunded": "refunded",
   "crypto-swap.shift.expired": "payment_expired",
@@ -22,8 +24,9 @@ export const SHOPPER_NOTICE_EVENTS = Object.keys(NOTICE_OF_EVENT)
 export function shopperNotice(event: string, kind: "payment" | "refund" | "top_up"): ShopperNotice | undefined {
   const notice = NOTICE_OF_EVENT[event]
   if (kind === "refund") return notice === "refunded" || notice === "refund_address_needed" ? notice : undefined
-  // An unpaid top-up running out leaves the payment as it was: the page offers another.
-  if (kind === "top_up" && notice === "payment_expired") return undefined
+  // An unpaid top-up running out leaves the payment as it was: the page offers another. One short is its
+  // payment's shortfall, which the payment's row tells.
+  if (kind === "top_up" && (notice === "payment_expired" || notice === "payment_short")) return undefined
   return notice
 }
 
@@ -42,6 +45,9 @@ type NoticeRow = {
   settle_network: string | null
   settle_amount: string | null
   refund_address: string | null
+  /** A short payment's `underpaid` figure (what arrived, in the store currency) and what else counts toward it. */
+  flags: Record<string, unknown> | null
+  credit: string | null
 }
 
 /** The storefront's payment page of the row's cart, from the store's `notifications.paymentPageUrl`. */
@@ -57,6 +63,18 @@ export function noticeData(notice: ShopperNotice, row: NoticeRow, paymentPageUrl
   switch (notice) {
     case "payment_received":
       return { notice, ...about, payment_session_id: row.payment_session_id, deposit_coin: row.deposit_coin, deposit_network: row.deposit_network, deposit_amount: row.deposit_amount }
+    case "payment_short": {
+      // What arrived and what is missing, in the store currency; the payment page offers to pay the rest.
+      const received = typeof row.flags?.underpaid === "string" ? row.flags.underpaid : null
+      return {
+        notice,
+        ...about,
+        payment_session_id: row.payment_session_id,
+        received,
+        missing: stillMissing(row, received ?? undefined),
+        payment_page_url: paymentPage(paymentPageUrl, row) ?? null,
+      }
+    }
     case "refund_address_needed":
       // The page where the shopper gives it is the storefront's payment page for this session. A refund the
       // store makes (`store_refund`) pays the shopper's coin, its settle coin, and its amount is the refund's.
@@ -97,6 +115,13 @@ export function noticeTexts(data: NoticeData): { subject: ShopperText; text: Sho
         subject: text("notice.payment_received.subject"),
         text: text("notice.payment_received.text", { ...order, deposit: coinAmount(data.deposit_amount, data.deposit_coin), network: data.deposit_network ?? "" }),
       }
+    case "payment_short": {
+      const short = { ...order, received: data.received ?? "", missing: data.missing ?? "" }
+      return {
+        subject: text("notice.payment_short.subject"),
+        text: data.payment_page_url ? text("notice.payment_short.text_with_link", { ...short, url: data.payment_page_url }) : text("notice.payment_short.text", short),
+      }
+    }
     case "refund_address_needed": {
       const notice = data.store_refund ? "notice.store_refund_address_needed" : "notice.refund_address_needed"
       const where = { ...order, coin: data.deposit_coin ?? "", network: data.deposit_network ?? "" }

@@ -19,19 +19,20 @@ const QUOTE_MARGIN_MS = 5 * 60_000
 
 /**
  * Where a deposit the service sends back goes (the row's refund address is the shopper's, never the
- * merchant's): the wallet the refunded money settled to, whose coin and network the merchant deposits,
- * though the store may settle elsewhere now; else the store's settlement address for the currency. Without
- * either it would wait for an address nobody gives.
+ * merchant's): the store's settlement address for the currency while it takes the coin the merchant
+ * deposits (the refunded payment's settle coin); once the store settles in another coin, the wallet that
+ * payment settled to. Without either it would wait for an address nobody gives.
  */
 async function depositReturnWallet(ledger: CryptoSwapModuleService, row: LedgerShift, provider: RegisteredProvider): Promise<{ address: string; memo?: string }> {
-  const [refunded] = row.refund_of_shift_id
-    ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id }, { select: ["settle_address", "settle_memo", "settle_coin", "settle_network"], take: 1 })
-    : []
   const same = (a: string | null | undefined, b: string | null | undefined) => Boolean(a && b && a.toLowerCase() === b.toLowerCase())
-  if (refunded?.settle_address && same(refunded.settle_coin, row.deposit_coin) && same(refunded.settle_network, row.deposit_network)) {
-    return { address: refunded.settle_address, memo: refunded.settle_memo ?? undefined }
-  }
   const settlement = provider.options.settlement[row.currency_code ?? ""]
+  if (settlement?.address && same(settlement.coin, row.deposit_coin) && same(settlement.network, row.deposit_network)) {
+    return { address: settlement.address, memo: settlement.memo }
+  }
+  const [refunded] = row.refund_of_shift_id
+    ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id }, { select: ["settle_address", "settle_memo"], take: 1 })
+    : []
+  if (refunded?.settle_address) return { address: refunded.settle_address, memo: refunded.settle_memo ?? undefined }
   if (!settlement?.address) throw new Error(`No settlement address is configured for ${row.currency_code}: the refund shift's deposit could not go back to the store`)
   return { address: settlement.address, memo: settlement.memo }
 }

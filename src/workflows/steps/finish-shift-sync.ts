@@ -27,9 +27,12 @@ export const finishShiftSyncStep = createStep(
     // read when it has waited long enough to be put on the merchant's list.
     const blocked = new Set(input.outcomes.filter((outcome) => outcome?.blocked).map((outcome) => outcome!.kind))
     const planned = SHIFT_ACTIONS.filter(({ planned }) => recorded.plan![planned] === true).map(({ kind }) => kind)
-    const pending = planned.length
-      ? await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: planned, state: "pending" })
-      : []
+    const open = await ledger.listSwapShiftActions({ swap_shift_id: row.id, state: ["pending", "attention"] })
+    const pending = open.filter((action) => action.state === "pending" && planned.includes(action.kind))
+    // Listed for waiting on something that the shift, as read now, no longer calls for (its money is being
+    // refunded instead, the top-up it waited on was counted): off the merchant's list, kept should it be called for again.
+    const notNeeded = recorded.decision ? open.filter((action) => action.state === "attention" && action.blocked_since && !planned.includes(action.kind)) : []
+    if (notNeeded.length) await ledger.updateSwapShiftActions(notNeeded.map((action) => ({ id: action.id, state: "pending" as const, next_attempt_at: null })))
     const dueAt = (action: (typeof pending)[number]) => {
       if (blocked.has(action.kind)) return action.blocked_since && new Date(new Date(action.blocked_since).getTime() + BLOCKED_ACTION_ATTENTION_MS)
       return action.next_attempt_at ? new Date(action.next_attempt_at) : now

@@ -181,13 +181,16 @@ async function refundSent(ledger: CryptoSwapModuleService, row: LedgerRow) {
 }
 
 /**
- * A refund the store made of a captured payment (through Medusa) that waits for the shopper's address: the
- * page asks for it. Refunds of money no order holds are asked for by the payment's own state.
+ * A refund the store made of the payment or of a top-up credited to it (through Medusa, or of money paid
+ * again) that waits for the shopper's address: the page asks for it. Looked for only where a refund can be:
+ * a payment captured or refunded by Medusa, or with top-ups.
  */
 async function refundWaiting(ledger: CryptoSwapModuleService, row: LedgerRow) {
-  if (!row.captured_at || !row.shift_id) return null
+  if (!row.shift_id) return null
+  const topUps = row.credit ? await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { select: ["shift_id"] }) : []
+  if (!row.captured_at && !row.flags?.refunded_by_medusa && !topUps.length) return null
   const [refund] = await ledger.listSwapShifts(
-    { kind: "refund", status: "address_needed", refund_of_shift_id: row.shift_id },
+    { kind: "refund", status: "address_needed", refund_of_shift_id: [row.shift_id, ...topUps.flatMap((topUp) => (topUp.shift_id ? [topUp.shift_id] : []))] },
     { select: ["amount_due", "currency_code", "settle_coin", "settle_network"], take: 1, order: { created_at: "ASC" } }
   )
   return refund ?? null

@@ -15,6 +15,8 @@ const row = {
   settle_network: "ethereum",
   settle_amount: "49.99",
   refund_address: "bc1qrefund",
+  flags: null,
+  credit: null,
 }
 const refundRow = { ...row, kind: "refund" as const, amount_due: "20", settle_coin: "BTC", settle_network: "bitcoin", settle_amount: "0.00028" }
 
@@ -24,6 +26,8 @@ const NOTICES: Array<[string, ReturnType<typeof noticeData>]> = [
     (notice) => [notice, noticeData(notice, row)] as [string, ReturnType<typeof noticeData>]
   ),
   ["refunded by the store", noticeData("refunded", refundRow)],
+  ["payment short", noticeData("payment_short", { ...row, flags: { underpaid: "30" }, credit: "4.99" })],
+  ["refund address for the store's refund", noticeData("refund_address_needed", { ...refundRow, amount_due: "49.99" })],
 ]
 
 const render = (language: string, data: ReturnType<typeof noticeData>, overrides = {}) => {
@@ -43,6 +47,21 @@ describe("shopper notices", () => {
         if (language !== "en") expect({ language, name, english: text === render("en", data).text }).toEqual({ language, name, english: false })
       }
     }
+  })
+
+  it("says what a short payment misses, counting what its top-ups brought, and asks for the store's refund address", () => {
+    const [short, storeRefund] = NOTICES.slice(-2).map(([, data]) => data)
+    expect(short).toMatchObject({ received: "30", missing: "15", payment_session_id: "payses_1", payment_page_url: null })
+    expect(render("en", short)).toEqual({
+      subject: "Your payment arrived short",
+      text: "Your payment for your order of 49.99 USD arrived short: 30 USD of it reached the store, 15 USD is missing. Go back to the store's payment page for your order, where you chose the coin, to pay the rest or to see what becomes of what you sent.",
+    })
+    expect(noticeData("payment_short", { ...row, flags: { underpaid: "30" }, credit: null }, "https://shop.test/pay?cart={cart_id}")).toMatchObject({
+      payment_page_url: "https://shop.test/pay?cart=cart_1",
+    })
+    // The store's refund pays the shopper's own coin (the refund's settle coin), for the refund's amount.
+    expect(storeRefund).toMatchObject({ store_refund: true, deposit_coin: "BTC", deposit_network: "bitcoin" })
+    expect(render("en", storeRefund).subject).toBe("Your refund needs an address")
   })
 
   it("says what arrived, where the refund address goes and what was refunded, in English and in German", () => {

@@ -114,6 +114,11 @@ export const de: Messages = {
   "notice.payment_received.subject": "Wir haben Ihre Zahlung erhalten",
   "notice.payment_received.text":
     "Wir haben Ihre Zahlung ({deposit} über {network}) für Ihre Bestellung über {amount} {currency} erhalten. Sie müssen nichts tun: Ihre Bestellung wird bearbeitet, sobald die Zahlung verarbeitet ist.",
+  "notice.payment_short.subject": "Ihre Zahlung ist unvollständig eingegangen",
+  "notice.payment_short.text":
+    "Ihre Zahlung für Ihre Bestellung über {amount} {currency} ist unvollständig eingegangen: {received} {currency} davon haben den Shop erreicht, es fehlen {missing} {currency}. Kehren Sie zur Zahlungsseite Ihrer Bestellung im Shop zurück, auf der Sie die Währung gewählt haben, um den Rest zu zahlen oder zu sehen, was mit Ihrem gesendeten Betrag geschieht.",
+  "notice.payment_short.text_with_link":
+    "Ihre Zahlung für Ihre Bestellung über {amount} {currency} ist unvollständig eingegangen: {received} {currency} davon haben den Shop erreicht, es fehlen {missing} {currency}. Um den Rest zu zahlen oder zu sehen, was mit Ihrem gesendeten Betrag geschieht, öffnen Sie die Zahlungsseite Ihrer Bestellung: {url}",
   "notice.refund_address_needed.subject": "Ihre Zahlung wird zurückgesendet: Wir benötigen eine Erstattungsadresse",
   "notice.refund_address_needed.text":
     "Der Swap-Dienst konnte die {coin}, die Sie für Ihre Bestellung über {amount} {currency} gesendet haben, nicht annehmen und sendet sie zurück. Um sie zu erhalten, kehren Sie zur Zahlungsseite Ihrer Bestellung im Shop zurück, auf der Sie die Kryptowährung gewählt haben, und geben Sie eine {coin}-Adresse im Netzwerk {network} ein.",

@@ -116,6 +116,11 @@ export const en = {
   "notice.payment_received.subject": "We received your payment",
   "notice.payment_received.text":
     "We received your payment ({deposit} on {network}) for your order of {amount} {currency}. Nothing to do: your order goes ahead as soon as the payment is processed.",
+  "notice.payment_short.subject": "Your payment arrived short",
+  "notice.payment_short.text":
+    "Your payment for your order of {amount} {currency} arrived short: {received} {currency} of it reached the store, {missing} {currency} is missing. Go back to the store's payment page for your order, where you chose the coin, to pay the rest or to see what becomes of what you sent.",
+  "notice.payment_short.text_with_link":
+    "Your payment for your order of {amount} {currency} arrived short: {received} {currency} of it reached the store, {missing} {currency} is missing. To pay the rest, or to see what becomes of what you sent, go to your order's payment page: {url}",
   "notice.refund_address_needed.subject": "Your payment is being sent back: a refund address is needed",
   "notice.refund_address_needed.text":
     "The swap service could not accept the {coin} you sent for your order of {amount} {currency} and is sending it back. To receive it, go back to the store's payment page for your order, where you chose the coin, and enter a {coin} address on {network}.",

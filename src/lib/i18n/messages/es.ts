@@ -114,6 +114,11 @@ export const es: Messages = {
   "notice.payment_received.subject": "Hemos recibido su pago",
   "notice.payment_received.text":
     "Hemos recibido su pago ({deposit} en {network}) para su pedido de {amount} {currency}. No tiene que hacer nada: su pedido seguirá adelante en cuanto se procese el pago.",
+  "notice.payment_short.subject": "Su pago llegó incompleto",
+  "notice.payment_short.text":
+    "Su pago por su pedido de {amount} {currency} llegó incompleto: {received} {currency} llegaron a la tienda y faltan {missing} {currency}. Vuelva a la página de pago de su pedido en la tienda, donde eligió la moneda, para pagar el resto o ver qué pasa con lo que envió.",
+  "notice.payment_short.text_with_link":
+    "Su pago por su pedido de {amount} {currency} llegó incompleto: {received} {currency} llegaron a la tienda y faltan {missing} {currency}. Para pagar el resto o ver qué pasa con lo que envió, abra la página de pago de su pedido: {url}",
   "notice.refund_address_needed.subject": "Le estamos devolviendo su pago: necesitamos una dirección de reembolso",
   "notice.refund_address_needed.text":
     "El servicio de intercambio no pudo aceptar los {coin} que envió para su pedido de {amount} {currency} y se los está devolviendo. Para recibirlos, vuelva a la página de pago de su pedido en la tienda, donde eligió la criptomoneda, e introduzca una dirección de {coin} en {network}.",

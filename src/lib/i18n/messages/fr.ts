@@ -114,12 +114,17 @@ export const fr: Messages = {
   "notice.payment_received.subject": "Nous avons reçu votre paiement",
   "notice.payment_received.text":
     "Nous avons reçu votre paiement ({deposit} sur {network}) pour votre commande de {amount} {currency}. Rien à faire : votre commande suit son cours dès que le paiement est traité.",
+  "notice.payment_short.subject": "Votre paiement est arrivé incomplet",
+  "notice.payment_short.text":
+    "Votre paiement pour votre commande de {amount} {currency} est arrivé incomplet : {received} {currency} ont atteint la boutique, il manque {missing} {currency}. Revenez sur la page de paiement de votre commande, où vous avez choisi la devise, pour payer le reste ou voir ce que devient ce que vous avez envoyé.",
+  "notice.payment_short.text_with_link":
+    "Votre paiement pour votre commande de {amount} {currency} est arrivé incomplet : {received} {currency} ont atteint la boutique, il manque {missing} {currency}. Pour payer le reste ou voir ce que devient ce que vous avez envoyé, ouvrez la page de paiement de votre commande : {url}",
   "notice.refund_address_needed.subject": "Votre paiement vous est renvoyé : une adresse de remboursement est nécessaire",
   "notice.refund_address_needed.text":
     "Le service d’échange n’a pas pu accepter les {coin} envoyés pour votre commande de {amount} {currency} et vous les renvoie. Pour les recevoir, retournez sur la page de paiement de votre commande dans la boutique, où vous avez choisi la cryptomonnaie, et saisissez une adresse {coin} sur {network}.",
   "notice.refund_address_needed.text_with_link":
     "Le service d’échange n’a pas pu accepter les {coin} que vous avez envoyés pour votre commande de {amount} {currency} et vous les renvoie. Pour les recevoir, saisissez une adresse {coin} sur le réseau {network} sur la page de paiement de votre commande : {url}",
-  "notice.store_refund_address_needed.subject": "Votre remboursement a besoin d'une adresse",
+  "notice.store_refund_address_needed.subject": "Votre remboursement a besoin d’une adresse",
   "notice.store_refund_address_needed.text":
     "La boutique vous rembourse {amount} {currency} pour votre commande. Pour recevoir ce remboursement, revenez sur la page de paiement de votre commande, où vous avez choisi la devise, et saisissez une adresse {coin} sur {network}.",
   "notice.store_refund_address_needed.text_with_link":

@@ -114,6 +114,11 @@ export const pt: Messages = {
   "notice.payment_received.subject": "Recebemos o seu pagamento",
   "notice.payment_received.text":
     "Recebemos o seu pagamento ({deposit} na rede {network}) para o seu pedido de {amount} {currency}. Nada a fazer: o seu pedido segue assim que o pagamento for processado.",
+  "notice.payment_short.subject": "O seu pagamento chegou incompleto",
+  "notice.payment_short.text":
+    "O seu pagamento do pedido de {amount} {currency} chegou incompleto: {received} {currency} chegaram à loja e faltam {missing} {currency}. Volte à página de pagamento do seu pedido na loja, onde escolheu a moeda, para pagar o restante ou ver o que acontece com o que você enviou.",
+  "notice.payment_short.text_with_link":
+    "O seu pagamento do pedido de {amount} {currency} chegou incompleto: {received} {currency} chegaram à loja e faltam {missing} {currency}. Para pagar o restante ou ver o que acontece com o que você enviou, abra a página de pagamento do seu pedido: {url}",
   "notice.refund_address_needed.subject": "O seu pagamento está sendo devolvido: precisamos de um endereço de reembolso",
   "notice.refund_address_needed.text":
     "O serviço de troca não pôde aceitar os {coin} que você enviou para o seu pedido de {amount} {currency} e está devolvendo-os. Para recebê-los, volte à página de pagamento do seu pedido na loja, onde você escolheu a criptomoeda, e informe um endereço {coin} na rede {network}.",

@@ -158,6 +158,8 @@ describe("planShiftActions", () => {
     // Its top-up's 30 counted toward the 50 due: Medusa gave back 20 of this shift's own 25, so 5 go back.
     expect(plan({ ...canceled, credit: "30" }, settled("25"), false)).toMatchObject({ refundExcess: true, flags: { paid_after_cancel: "5" } })
     expect(plan({ ...canceled, credit: "30" }, settled("20"), false)).toMatchObject({ refundExcess: false, flags: { paid_after_cancel: "0" } })
+    // 10 of that credit a shortfall the merchant accepted, never received: Medusa's refund covered this shift's 30 and the 10 sent late.
+    expect(plan({ ...canceled, credit: "30", flags: { accepted_short: "10" } }, settled("30"), false)).toMatchObject({ refundExcess: false })
     // Refunded instead before it settled: nothing is counted until the capture records what is owed.
     expect(plan({ flags: { refund_instead: { by: "user_1" } } }, settled("75")).refundExcess).toBe(false)
     // Within the overpayment tolerance of the 50 due (1 %, kept or refunded alike): a final figure a little

@@ -9,6 +9,8 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   const { address, memo } = parseInput(refundHeldMoneySchema, req.body)
   await shiftWithHistory(req.scope, req.params.id)
   const { result: refundId } = await refundHeldMoneyWorkflow(req.scope).run({ input: { ledger_id: req.params.id, actor_id: req.auth_context.actor_id, address, memo } })
+  // The payment no longer calls for what it waited on (placing its order, a capture): its sync says so at once.
+  await syncForAdmin(req.scope, req.params.id)
   const { shift, sync_error } = await syncForAdmin(req.scope, refundId)
   res.json({ refund: shift, sync_error })
 }
