@@ -174,9 +174,16 @@ export function planMarkedRefund(row: { flags: Record<string, unknown> | null },
   }
 }
 
+/**
+ * A captured payment whose order was canceled since: Medusa's cancel refunds what it captured, so nothing
+ * it settled is the merchant's any more, an overpayment kept with the sale nor a deposit sent again later.
+ */
+const canceledAfterCapture = (row: Pick<ShiftActionState, "kind" | "captured_at" | "order_canceled_at">) =>
+  row.kind === "payment" && Boolean(row.captured_at && row.order_canceled_at)
+
 /** Money a capture kept on a canceled order and not yet refunded through Medusa (see `refundCanceledCapture`). */
 function keepsCanceledOrdersMoney(row: Pick<ShiftActionState, "kind" | "captured_at" | "order_canceled_at" | "flags">): boolean {
-  return row.kind === "payment" && Boolean(row.captured_at && row.order_canceled_at) && !row.flags?.canceled_order_refunded
+  return canceledAfterCapture(row) && !row.flags?.canceled_order_refunded
 }
 
 /**
@@ -249,13 +256,6 @@ export function givenBackToShopper(row: { refund_owed?: string | null; flags?: R
 const countedTopUp = (row: Pick<ShiftActionState, "kind" | "captured_at">) => row.kind === "top_up" && Boolean(row.captured_at)
 
 /**
- * A captured payment whose order was canceled since: Medusa's cancel refunds what it captured, so nothing
- * it settled is the merchant's any more, an overpayment kept with the sale nor a deposit sent again later.
- */
-const canceledAfterCapture = (row: Pick<ShiftActionState, "kind" | "captured_at" | "order_canceled_at">) =>
-  row.kind === "payment" && Boolean(row.captured_at && row.order_canceled_at)
-
-/**
  * What settled on a row beyond the part already counted: owed back, held for a refund, or (a top-up)
  * credited to its payment. A deposit sent again to its variable address: no order will hold it, so it all
  * goes back, whatever the overpayment policy. Null while nothing was counted yet (an admin's refund
@@ -269,9 +269,9 @@ function settledBeyondCounted(
   // Medusa refunds the whole payment it captured (or its order's cancel does): the amount due, less what its
   // top-ups brought toward it (a shortfall the merchant accepted, also in the credit, never arrived).
   const acceptedShort = typeof row.flags?.accepted_short === "string" ? row.flags.accepted_short : "0"
-  const refundedByMedusa =
+  const givenBackThroughMedusa =
     row.flags?.refunded_by_medusa || canceledAfterCapture(row) ? subtractDecimals(row.amount_due ?? "0", subtractDecimals(row.credit ?? "0", acceptedShort)) : null
-  const counted = row.refund_owed ?? held ?? refundedByMedusa ?? creditedAmount(row)
+  const counted = row.refund_owed ?? held ?? givenBackThroughMedusa ?? creditedAmount(row)
   if (!counted || !settledAmount || compareDecimals(settledAmount, counted) <= 0) return null
   return subtractDecimals(settledAmount, counted)
 }
