@@ -6,7 +6,7 @@ import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/sto
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { waitFor } from "../helpers/wait-for"
-import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, reconcile } from "../helpers/ledger"
 
 jest.setTimeout(180_000)
 
@@ -492,6 +492,17 @@ medusaIntegrationTestRunner({
       return { ...short, topUp }
     }
 
+    /** The cart's order once ticks have placed it and captured its payment, as the job would. */
+    const capturedByTicks = (container: ReturnType<typeof getContainer>, cartId: string, what: string) =>
+      waitFor(
+        what,
+        async () => {
+          await reconcile(container)
+          return orderWithPayments(container, cartId)
+        },
+        (found) => Boolean(found?.payments?.[0]?.captured_at)
+      )
+
     /**
      * The underpayment window ran out: a day passes for the row, whose record of when the wait began and
      * of when it is read next move a day back. A row nothing scheduled stays unscheduled, as the clock would leave it.
@@ -834,16 +845,38 @@ medusaIntegrationTestRunner({
       expect((await ledgerRow(container, { id: row.id })).flags?.accepted_short ?? null).toBeNull()
 
       await env.control.walk(topUp.shift_id!, ["settling", "settled"])
-      const order = await waitFor(
-        "the order placed on the top-up and captured",
-        async () => {
-          await reconcile(container)
-          return orderWithPayments(container, cart.id)
-        },
-        (found) => Boolean(found?.payments?.[0]?.captured_at)
-      )
-      expect(order!.payments[0].captured_at).toBeTruthy()
+      expect((await capturedByTicks(container, cart.id, "the order placed on the top-up and captured"))!.payments[0].captured_at).toBeTruthy()
       expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: topUp.shift_id })).toEqual([])
+    })
+
+    it("does not accept a shortfall while the payment's top-up can't be read at the service", async () => {
+      const { container, row, topUp } = await topUpArriving("processing")
+      // Every try of the read fails (the client retries a 503): what the top-up holds is not known.
+      await env.control.addFault({ method: "GET", path: `/v2/shifts/${topUp.shift_id}`, status: 503 })
+      try {
+        const refused = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin))
+        expect(refused.status).toBeGreaterThanOrEqual(400)
+        expect(refused.data.message).toMatch(/top-up .* could not be read/)
+      } finally {
+        await env.control.clearFaults()
+      }
+      expect((await ledgerRow(container, { id: row.id })).flags?.accepted_short ?? null).toBeNull()
+    })
+
+    it("accepts a shortfall whose first try stopped before its credit was written, when the merchant asks again", async () => {
+      const { container, cart, row } = await settledShort(PROVIDERS.refunding)
+      // The acceptance's write of the credit fails, as a process stopped there would leave it.
+      const ledger = ledgerOf(container)
+      const update = ledger.updateSwapShifts.bind(ledger)
+      const lost = jest.spyOn(ledger, "updateSwapShifts").mockImplementation(((data: { id?: string }, ...rest: unknown[]) =>
+        data?.id === row.id && "credit" in data ? Promise.reject(new Error(LOST_CONNECTION)) : (update as Function)(data, ...rest)) as never)
+      try {
+        expect((await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin))).status).toBeGreaterThanOrEqual(400)
+      } finally {
+        lost.mockRestore()
+      }
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/accept-underpayment`, {}, admin)
+      expect((await capturedByTicks(container, cart.id, "the order placed on the accepted payment and captured"))!.payments[0].captured_at).toBeTruthy()
     })
 
     it("waits as long as a top-up sits in review before holding the underpayment, without calling the merchant for it", async () => {

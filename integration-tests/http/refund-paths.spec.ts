@@ -491,7 +491,8 @@ medusaIntegrationTestRunner({
       expect(env.sandbox.getShift(refund.shift_id!).refundAddress).toBe(paid.settle_address)
     })
 
-    it("waits for the shopper's address when none is known, then makes the refund shift, every step in its history", async () => {
+    /** A settled order whose shopper gave no refund address, refunded 20 by the admin: the refund waits for one. */
+    async function refundWithoutAddress() {
       const container = getContainer()
       const cart = await shop.createCart()
       const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "BTC", deposit_network: "bitcoin" })
@@ -503,7 +504,12 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       const [waiting] = await refundRows(container, payments[0].id)
       expect(waiting).toMatchObject({ status: "address_needed", shift_id: null })
+      return { waiting, shiftId: session.data.shift_id as string }
+    }
 
+    it("waits for the shopper's address when none is known, then makes the refund shift, every step in its history", async () => {
+      const container = getContainer()
+      const { waiting } = await refundWithoutAddress()
       await api.post(`/admin/crypto-swap/shifts/${waiting.id}/refund-address`, { address: BTC_REFUND }, admin)
       const made = await ledgerRow(container, { id: waiting.id })
       expect(made).toMatchObject({ status: "waiting", refund_address: BTC_REFUND, settle_address: BTC_REFUND })
@@ -512,6 +518,21 @@ medusaIntegrationTestRunner({
         ["address_needed", "creating"],
         ["creating", "waiting"],
       ])
+    })
+
+    it("never lets a shopper give the address of another shopper's refund, from a hosted checkout whose payer has not picked a coin yet", async () => {
+      const container = getContainer()
+      const victim = await refundWithoutAddress()
+
+      // The attacker's own session: no shift and no Medusa payment yet, so nothing of theirs waits for an address.
+      const cart = await shop.createCart()
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.checkout, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+      const attacker = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"
+      const refused = await failing(api.post(`/store/crypto-swap/payment-sessions/${session.id}/refund-address`, { cart_id: cart.id, address: attacker }, shop.headers))
+      expect(refused.status).toBe(400)
+
+      expect(await ledgerRow(container, { id: victim.waiting.id })).toMatchObject({ status: "address_needed", refund_address: null, shift_id: null })
+      expect((await ledgerRow(container, { shift_id: victim.shiftId })).refund_address).toBeNull()
     })
 
     it("records both of two refunds made at the same moment, each with its own refund shift", async () => {
@@ -1002,6 +1023,26 @@ medusaIntegrationTestRunner({
         "refund_shift_renewed",
         "refund_shift_created",
       ])
+    })
+
+    it("renews a refund shift again when the first renewal stopped halfway, rather than leaving the refund without a shift", async () => {
+      const container = getContainer()
+      const { refund: first } = await refundedOrder()
+      await env.control.advanceClock(16 * 60)
+      await reconcile(container)
+      passDeadline(first.shift_id!, LATE_HOUR_PASSED_MS)
+      // The renewal's reopening of the make-the-shift action fails, as a process stopped there would leave it.
+      const lost = jest.spyOn(ledgerOf(container), "updateSwapShiftActions").mockRejectedValueOnce(new Error(LOST_CONNECTION))
+      try {
+        expect((await failing(api.post(`/admin/crypto-swap/shifts/${first.id}/renew-refund`, {}, admin))).status).toBeGreaterThanOrEqual(400)
+      } finally {
+        lost.mockRestore()
+      }
+
+      passDeadline(first.shift_id!, LATE_HOUR_PASSED_MS)
+      const renewed = await api.post(`/admin/crypto-swap/shifts/${first.id}/renew-refund`, {}, admin)
+      expect(renewed.data.shift).toMatchObject({ id: first.id, status: "waiting" })
+      expect(renewed.data.shift.shift_id).not.toBe(first.shift_id)
     })
 
     it("lets the admin correct or close a refund whose shift the service keeps refusing, and never close one the merchant funded", async () => {

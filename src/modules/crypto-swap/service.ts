@@ -1,4 +1,4 @@
-import type { Context } from "@medusajs/framework/types"
+import type { Context, InferTypeOf } from "@medusajs/framework/types"
 import { InjectTransactionManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
 import { SwapShift } from "./models/swap-shift"
 import { SwapShiftEvent } from "./models/swap-shift-event"
@@ -8,6 +8,8 @@ import { SwapReconciliationRun } from "./models/swap-reconciliation-run"
 
 type NewShift = Parameters<CryptoSwapModuleServiceBase["createSwapShifts"]>[0] & object
 type FirstEvent = { from_status: null; to_status: string; source: "create" | "storefront" | "admin"; occurred_at: Date }
+type RowUpdate = { id: string } & Partial<Omit<InferTypeOf<typeof SwapShift>, "events">>
+type HistoryEntry = Omit<FirstEvent, "from_status"> & { swap_shift_id: string; from_status: string | null; action?: string; detail?: Record<string, unknown> }
 
 class CryptoSwapModuleServiceBase extends MedusaService({ SwapShift, SwapShiftEvent, SwapShiftAction, SwapWebhook, SwapReconciliationRun }) {}
 
@@ -22,6 +24,24 @@ class CryptoSwapModuleService extends CryptoSwapModuleServiceBase {
     const [created] = await this.createSwapShifts([row] as never[], sharedContext)
     await this.createSwapShiftEvents({ ...first, swap_shift_id: created.id }, sharedContext)
     return created
+  }
+
+  /**
+   * A refund's shift to be made anew (renewed after it expired, or to a corrected destination): the row, its
+   * make-the-shift action reopened and the history entry, if any, in one transaction. Apart, a crash between them left
+   * the row waiting for a shift its closed action never makes, and nothing an admin could press reopened it.
+   */
+  @InjectTransactionManager()
+  async restartRefundShift(update: RowUpdate, entry: HistoryEntry | null, @MedusaContext() sharedContext: Context = {}) {
+    await this.updateSwapShifts(update, sharedContext)
+    const [made] = await this.listSwapShiftActions({ swap_shift_id: update.id, kind: "create_refund_shift" }, {}, sharedContext)
+    if (made) {
+      await this.updateSwapShiftActions(
+        { id: made.id, state: "pending", attempts: 0, next_attempt_at: null, done_at: null, last_error: null, blocked_since: null, outcome: null },
+        sharedContext
+      )
+    }
+    if (entry) await this.createSwapShiftEvents(entry, sharedContext)
   }
 
   /**

@@ -32,9 +32,9 @@ export const acceptUnderpaymentStep = createStep(
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "A top-up paying the rest of this payment is on its way: wait until it settles (or is sent back) before accepting the shortfall.")
     }
     const now = new Date()
-    const accepted = { ...row, flags: { ...flags, accepted_short: shortfall, underpaid_held: null } }
-    await ledger.updateSwapShifts({ id: row.id, flags: accepted.flags })
-    await applyPaymentCredit(container, accepted)
+    // The acceptance is written with the credit it makes, in one update: a crash between two writes left it
+    // accepted (refused again) without the credit (still underpaid, on no list).
+    await applyPaymentCredit(container, { ...row, flags: { ...flags, accepted_short: shortfall, underpaid_held: null } })
     await ledger.createSwapShiftEvents({
       swap_shift_id: row.id,
       from_status: row.status,

@@ -6,7 +6,6 @@ import { assertRefundMemoAllowed } from "../../lib/refund-destination"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { shopperError, text } from "../../lib/i18n"
-import { restartRefundShiftAction } from "./refund-shift-state"
 
 export type PassRefundAddressInput = {
   ledger_id: string
@@ -38,7 +37,7 @@ export const passRefundAddressStep = createStep(
       }
       await assertRefundMemoAllowed(provider, row.settle_coin ?? "", row.settle_network ?? "", input.memo)
       const now = new Date()
-      await ledger.updateSwapShifts({
+      const destination = {
         id: row.id,
         refund_address: input.address,
         refund_memo: input.memo ?? null,
@@ -46,11 +45,13 @@ export const passRefundAddressStep = createStep(
         // Kept: a variable refund shift asked for and never answered (`variable_shift_asked_at`) may exist.
         flags: { ...(row.flags ?? {}), address_needed: null },
         next_sync_at: now,
-        // A quote an earlier attempt may have turned into a shift to the old address is not used again.
-        ...(correcting ? { refund_quote: null } : {}),
-      })
-      if (correcting) await restartRefundShiftAction(ledger, row.id)
-      else await ledger.createSwapShiftEvents({ swap_shift_id: row.id, from_status: row.status, to_status: "creating", source: input.source, occurred_at: now })
+      }
+      // A quote an earlier attempt may have turned into a shift to the old address is not used again.
+      if (correcting) await ledger.restartRefundShift({ ...destination, refund_quote: null }, null)
+      else {
+        await ledger.updateSwapShifts(destination)
+        await ledger.createSwapShiftEvents({ swap_shift_id: row.id, from_status: row.status, to_status: "creating", source: input.source, occurred_at: now })
+      }
       // Remembered on the money refunded when it knew none (held money's payment page asks for it there).
       const [refunded] = row.refund_of_shift_id ? await ledger.listSwapShifts({ shift_id: row.refund_of_shift_id, refund_address: null }, { select: ["id"], take: 1 }) : []
       if (refunded) await ledger.updateSwapShifts({ id: refunded.id, refund_address: input.address, refund_memo: input.memo ?? null })

@@ -77,14 +77,6 @@ export async function assertShortRefundShiftClosed(client: SwapServiceClient, sh
   return shift
 }
 
-/** The refund's make-the-shift action starts over: a new destination, or a renewal after expiry. */
-export async function restartRefundShiftAction(ledger: CryptoSwapModuleService, ledgerId: string) {
-  const [made] = await ledger.listSwapShiftActions({ swap_shift_id: ledgerId, kind: "create_refund_shift" })
-  if (made) {
-    await ledger.updateSwapShiftActions({ id: made.id, state: "pending", attempts: 0, next_attempt_at: null, done_at: null, last_error: null, blocked_since: null, outcome: null })
-  }
-}
-
 /** The refund was settled another way: its make-the-shift action, if still open, is closed with why. */
 export async function closeRefundShiftAction(ledger: CryptoSwapModuleService, ledgerId: string, outcome: string) {
   const [open] = await ledger.listSwapShiftActions({ swap_shift_id: ledgerId, kind: "create_refund_shift", state: ["pending", "attention"] })

@@ -2,7 +2,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { clientFor, providerById } from "../../lib/provider-registry"
-import { assertRefundShiftClosed, assertRefundShiftUnfunded, restartRefundShiftAction } from "./refund-shift-state"
+import { assertRefundShiftClosed, assertRefundShiftUnfunded } from "./refund-shift-state"
 
 /**
  * A refund shift lives as long as its fixed rate's quote: when it expired before the merchant funded
@@ -23,26 +23,27 @@ export const renewRefundShiftStep = createStep("crypto-swap-renew-refund-shift",
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   assertRefundShiftClosed(await assertRefundShiftUnfunded(clientFor(provider), row.shift_id, "checking the expired refund shift"))
   const now = new Date()
-  await ledger.updateSwapShifts({
-    id: row.id,
-    shift_id: null,
-    refund_quote: null,
-    status: "creating",
-    terminal: false,
-    expires_at: null,
-    next_sync_at: now,
-    // What the old shift's deposits did says nothing of the new one.
-    flags: { ...(row.flags ?? {}), sent_back: null },
-  })
-  await restartRefundShiftAction(ledger, row.id)
-  await ledger.createSwapShiftEvents({
-    swap_shift_id: row.id,
-    from_status: row.status,
-    to_status: "creating",
-    source: "admin",
-    action: "refund_shift_renewed",
-    detail: { expired_shift_id: row.shift_id },
-    occurred_at: now,
-  })
+  await ledger.restartRefundShift(
+    {
+      id: row.id,
+      shift_id: null,
+      refund_quote: null,
+      status: "creating",
+      terminal: false,
+      expires_at: null,
+      next_sync_at: now,
+      // What the old shift's deposits did says nothing of the new one.
+      flags: { ...(row.flags ?? {}), sent_back: null },
+    },
+    {
+      swap_shift_id: row.id,
+      from_status: row.status,
+      to_status: "creating",
+      source: "admin",
+      action: "refund_shift_renewed",
+      detail: { expired_shift_id: row.shift_id },
+      occurred_at: now,
+    }
+  )
   return new StepResponse(row.id)
 })

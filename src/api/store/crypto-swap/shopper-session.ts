@@ -189,11 +189,26 @@ async function refundWaiting(ledger: CryptoSwapModuleService, row: LedgerRow) {
   if (!row.shift_id) return null
   const topUps = row.credit ? await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { select: ["shift_id"] }) : []
   if (!row.captured_at && !row.flags?.refunded_by_medusa && !topUps.length) return null
-  const [refund] = await ledger.listSwapShifts(
-    { kind: "refund", status: "address_needed", refund_of_shift_id: [row.shift_id, ...topUps.flatMap((topUp) => (topUp.shift_id ? [topUp.shift_id] : []))] },
+  const [refund] = await refundsWaitingForAddress(
+    ledger,
+    { shiftIds: [row.shift_id, ...topUps.flatMap((topUp) => (topUp.shift_id ? [topUp.shift_id] : []))] },
     { select: ["amount_due", "currency_code", "settle_coin", "settle_network"], take: 1, order: { created_at: "ASC" } }
   )
   return refund ?? null
+}
+
+/**
+ * The store's refunds waiting for a shopper's address: of their Medusa payment, or of money their shifts took.
+ * Nothing without either: the ORM drops an empty `$or`, which would match every shopper's refund.
+ */
+export function refundsWaitingForAddress(
+  ledger: CryptoSwapModuleService,
+  of: { paymentId?: string; shiftIds: string[] },
+  config?: Parameters<CryptoSwapModuleService["listSwapShifts"]>[1]
+): Promise<LedgerRow[]> {
+  const owners = [...(of.paymentId ? [{ payment_id: of.paymentId }] : []), ...(of.shiftIds.length ? [{ refund_of_shift_id: of.shiftIds }] : [])]
+  if (!owners.length) return Promise.resolve([])
+  return ledger.listSwapShifts({ kind: "refund", status: "address_needed", $or: owners }, config)
 }
 
 /** What a payment page shows: the session, the payment in plain words, and the open top-up paying its rest. */

@@ -5,7 +5,7 @@ import { syncShiftWorkflow } from "../../../../../../workflows/sync-shift"
 import { passRefundAddressWorkflow } from "../../../../../../workflows/pass-refund-address"
 import { parseInput } from "../../../../../parse-input"
 import { refundAddressBodySchema } from "../../../validators"
-import { ledgerRowForSession, shopperSession } from "../../../shopper-session"
+import { ledgerRowForSession, refundsWaitingForAddress, shopperSession } from "../../../shopper-session"
 
 /**
  * The shopper says where their refund goes: while the service holds the deposit in its refund status,
@@ -21,11 +21,7 @@ export async function POST(req: MedusaRequest, res: MedusaResponse) {
   // a destination, and top-ups whose deposit the service holds in its refund status.
   const topUps = await ledger.listSwapShifts({ top_up_of: payment.id, kind: "top_up" })
   const shiftIds = [payment.shift_id, ...topUps.map((topUp) => topUp.shift_id)].filter((id): id is string => Boolean(id))
-  const waitingRefunds = await ledger.listSwapShifts({
-    kind: "refund",
-    status: "address_needed",
-    $or: [...(paymentId ? [{ payment_id: paymentId }] : []), ...(shiftIds.length ? [{ refund_of_shift_id: shiftIds }] : [])],
-  })
+  const waitingRefunds = await refundsWaitingForAddress(ledger, { paymentId, shiftIds })
   const waitingTopUps = topUps.filter((topUp) => topUp.flags?.address_needed)
   const rows = waitingRefunds.length || waitingTopUps.length ? [...waitingRefunds, ...waitingTopUps] : [payment]
   for (const row of rows) {
