@@ -729,6 +729,44 @@ medusaIntegrationTestRunner({
       expect(new BigNumber(shift.depositAmount!).gt(20)).toBe(true)
     })
 
+    it("makes no refund shift that costs the store more than the refund's value allows until the merchant approves that cost", async () => {
+      const container = getContainer()
+      const { payment } = await settledOrder()
+      // The spread and fees alone put a refund in kind above its value: a limit of 0% stands for a coin that rose.
+      const provider = providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(PROVIDERS.default)!
+      const before = provider.options
+      provider.options = { ...before, refundCostLimitPercent: "0" }
+      try {
+        await env.control.clearRequests()
+        await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
+        await reconcile(container)
+        await reconcile(container)
+        const [held] = await refundRows(container, payment.id)
+        expect(held).toMatchObject({ status: "creating", shift_id: null, flags: expect.objectContaining({ refund_cost_asked: expect.any(String) }) })
+        const cost = held.flags!.refund_cost_asked as string
+        expect(new BigNumber(cost).gt(20)).toBe(true)
+        expect(await env.control.requestsTo("POST", /^\/v2\/shifts\//)).toEqual([])
+        const [action] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: held.id, kind: "create_refund_shift" })
+        expect(action).toMatchObject({ state: "attention" })
+        expect(action.last_error).toContain(`would ask you to send ${cost} USDC`)
+        const { data: listed } = await api.get(`/admin/crypto-swap/payments?attention=refund_cost_asked`, admin)
+        expect(listed.payments.map((line: { id: string }) => line.id)).toEqual([held.id])
+
+        // An approval names the cost the merchant saw: another one approves nothing.
+        const other = await failing(api.post(`/admin/crypto-swap/shifts/${held.id}/approve-refund-cost`, { cost: "20" }, admin))
+        expect(other.status).toBe(400)
+        expect(other.data.message).toContain(`now asks ${cost} USDC`)
+        // Approved: made at once, for the cost the merchant saw.
+        const { data } = await api.post(`/admin/crypto-swap/shifts/${held.id}/approve-refund-cost`, { cost }, admin)
+        expect(data.shift).toMatchObject({ status: "waiting", deposit_amount: cost })
+        expect(data.shift.flags.refund_cost_asked).toBeNull()
+        expect(env.sandbox.getShift(data.shift.shift_id)).toMatchObject({ depositAmount: cost, settleAddress: BTC_REFUND })
+        expect((await failing(api.post(`/admin/crypto-swap/shifts/${held.id}/approve-refund-cost`, { cost }, admin))).status).toBe(400)
+      } finally {
+        provider.options = before
+      }
+    })
+
     it("asks the store to deposit exactly the refunded value when the shopper bears the fees (refundFees: shopper)", async () => {
       const container = getContainer()
       const cart = await shop.createCart()

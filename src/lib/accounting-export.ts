@@ -5,6 +5,7 @@ import { addDecimals, subtractDecimals } from "./money"
 /** Why a ledger row needs the merchant (see the ledger's payments query for each rule). */
 export const ATTENTION_REASONS = [
   "refund_paid_twice",
+  "refund_cost_asked",
   "action_stopped",
   "paid_no_order",
   "paid_without_session",
@@ -49,6 +50,8 @@ export type LedgerMovement = {
   /** What counted toward a payment's amount due besides its own deposit (top-ups, a shortfall accepted), and that shortfall (not exported). */
   credit: string | null
   accepted_short: string | null
+  /** A refund's shift waiting for the merchant to approve what it costs (not exported: the payments page's button needs it). */
+  refund_cost_asked: string | null
 }
 
 /** The export's columns, in order: the CSV header and the JSON keys. */

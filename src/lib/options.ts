@@ -110,6 +110,12 @@ export const optionsSchema = z
      */
     refundFees: z.enum(["store", "shopper"]).default("store"),
     /**
+     * How far (percent) a refund shift may ask the store to deposit above the refunded value before the
+     * merchant approves it: with `refundFees: "store"` the shopper gets back the coin they paid in kind, so the
+     * swap's fees (a network fee weighs on a small refund) and a coin that rose since cost more than the refund.
+     */
+    refundCostLimitPercent: decimalPercent(1000).default("25"),
+    /**
      * Money settled above the amount due by more than `overpaymentTolerancePercent`: flagged `overpaid`
      * with the excess, and kept, or refunded to the shopper through a refund shift.
      */

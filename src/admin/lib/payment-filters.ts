@@ -35,6 +35,7 @@ export const STATUSES = [
 /** What each reason asks of the merchant, as the list's attention column and filter name it. */
 export const ATTENTION_LABELS: Record<AttentionReason, string> = {
   refund_paid_twice: "Refund paid twice",
+  refund_cost_asked: "Refund costs more than its value",
   action_stopped: "Action stopped retrying",
   paid_no_order: "Paid, no order placed",
   paid_without_session: "Paid after switching coins",

@@ -89,6 +89,7 @@ type ShiftAction =
   | { kind: "refund-address"; ledgerId: string; input: RefundAddressInput }
   | { kind: "mark-refunded"; ledgerId: string }
   | { kind: "renew-refund"; ledgerId: string }
+  | { kind: "approve-refund-cost"; ledgerId: string; cost: string }
 
 function runShiftAction(action: ShiftAction): Promise<ShiftActionResponse> {
   switch (action.kind) {
@@ -102,6 +103,8 @@ function runShiftAction(action: ShiftAction): Promise<ShiftActionResponse> {
       return cryptoSwapApi.markRefunded(action.ledgerId)
     case "renew-refund":
       return cryptoSwapApi.renewRefund(action.ledgerId)
+    case "approve-refund-cost":
+      return cryptoSwapApi.approveRefundCost(action.ledgerId, action.cost)
   }
 }
 
@@ -111,6 +114,7 @@ const DONE_MESSAGE: Record<ShiftAction["kind"], string> = {
   "refund-address": "Refund address saved",
   "mark-refunded": "Refund recorded as paid by other means",
   "renew-refund": "Refund shift renewed",
+  "approve-refund-cost": "Cost approved",
 }
 
 /**
@@ -152,6 +156,9 @@ export function usePluginStatus(pages: StatusPages) {
   return useQuery({ queryKey: cryptoSwapKeys.statusPage(pages), queryFn: () => cryptoSwapApi.status(pages), placeholderData: keepPreviousData })
 }
 
+/** `cost`: the refund cost an approval is for (approve-refund-cost only). */
+type StatusActionRun = (ledgerId: string, cost?: string) => Promise<ShiftActionResponse>
+
 const STATUS_SHIFT_ACTIONS = {
   sync: { run: cryptoSwapApi.syncShift, done: "Shift synced" },
   retry: { run: cryptoSwapApi.retryShift, done: "Tried again" },
@@ -161,7 +168,8 @@ const STATUS_SHIFT_ACTIONS = {
   "renew-refund": { run: cryptoSwapApi.renewRefund, done: "Refund shift renewed" },
   "mark-refunded": { run: cryptoSwapApi.markRefunded, done: "Refund recorded as paid by other means" },
   "resolve-paid-twice": { run: cryptoSwapApi.resolvePaidTwice, done: "Refund paid twice marked resolved" },
-} satisfies Record<string, { run: (ledgerId: string) => Promise<ShiftActionResponse>; done: string }>
+  "approve-refund-cost": { run: cryptoSwapApi.approveRefundCost, done: "Cost approved" },
+} satisfies Record<string, { run: StatusActionRun; done: string }>
 export type StatusShiftAction = keyof typeof STATUS_SHIFT_ACTIONS
 
 /** After an action from the settings or payments page, both read their lists again. */
@@ -174,7 +182,7 @@ function refreshLists(queryClient: ReturnType<typeof useQueryClient>) {
 export function useStatusShiftAction() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ kind, ledgerId }: { kind: StatusShiftAction; ledgerId: string }) => STATUS_SHIFT_ACTIONS[kind].run(ledgerId),
+    mutationFn: ({ kind, ledgerId, cost }: { kind: StatusShiftAction; ledgerId: string; cost?: string }) => (STATUS_SHIFT_ACTIONS[kind].run as StatusActionRun)(ledgerId, cost),
     onSuccess: ({ shift, sync_error }, { kind }) => {
       const done = STATUS_SHIFT_ACTIONS[kind].done
       if (sync_error) toast.warning(done, { description: sync_error })

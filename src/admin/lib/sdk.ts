@@ -79,6 +79,7 @@ export const cryptoSwapApi = {
   refundInstead: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/refund-instead`, {}),
 
   /** A short payment taken as paid: its order is placed and captured. */
+  approveRefundCost: (ledgerId: string, cost?: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/approve-refund-cost`, { cost }),
   acceptUnderpayment: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/accept-underpayment`, {}),
 
   refundHeld: (ledgerId: string) =>

@@ -218,6 +218,9 @@ export type AttentionItem = {
   attempts: number
   last_error: string | null
   since: string
+  /** A refund's shift that would ask this much of its deposit coin: waits for the merchant to approve it, not for a retry. */
+  refund_cost_asked: string | null
+  refund_cost_coin: string | null
 }
 
 /** A confirmed deposit whose order could not be placed: retry placing it, or refund instead. */
@@ -279,6 +282,7 @@ export type RegisterWebhookInput = { provider_id: string; backend_url: string }
 /** Why a ledger row needs the merchant (`GET /admin/crypto-swap/payments`), first reason first. */
 export type AttentionReason =
   | "refund_paid_twice"
+  | "refund_cost_asked"
   | "action_stopped"
   | "paid_no_order"
   | "paid_without_session"
@@ -293,6 +297,8 @@ export type AttentionReason =
 
 /** One payment, top-up or refund shift as the payments list answers it: a line of the accounting export. */
 export type PaymentLine = {
+  /** A refund's shift that would ask this much of its deposit coin, waiting for the merchant's approval. */
+  refund_cost_asked: string | null
   id: string
   kind: ShiftKind
   order_display_id: number | null

@@ -26,7 +26,7 @@ describe("exportLine", () => {
     status: "settled", attention: null, created_at: "2026-11-01T00:00:00.000Z", captured_at: "2026-11-01T00:10:00.000Z", expires_at: null,
     type: "variable", amount_due: "100", currency_code: "usd", deposit_coin: "ETH", deposit_network: "ethereum", deposit_amount: "0.02",
     deposit_hash: null, settle_coin: "USDC", settle_network: "ethereum", settle_amount: "100", settle_hash: null, rate: "5000",
-    credit: null, accepted_short: null, ...row,
+    credit: null, accepted_short: null, refund_cost_asked: null, ...row,
   })
 
   it("judges a settled payment with its top-ups, and a top-up as part of its payment's line", () => {

@@ -124,3 +124,28 @@ export function refundShortfall(shift: ShiftLike, flags: Record<string, unknown>
   const missing = new BigNumber(wanted).minus(got)
   return missing.gt(0) ? missing.toFixed() : null
 }
+
+/**
+ * How far (percent) a new price may exceed the cost the merchant approved: a variable refund's estimate is
+ * priced afresh at each attempt, and would otherwise ask again at every tick of the rate.
+ */
+const APPROVED_COST_MARGIN_PERCENT = "1"
+
+const percentAbove = (amount: BigNumber.Value, percent: BigNumber.Value) => new BigNumber(amount).times(new BigNumber(100).plus(percent)).div(100)
+
+/**
+ * What a refund shift would ask the store to deposit (`deposit`, the refunded payment's settle coin, which
+ * the plugin counts 1:1 with the store currency) when it is more than the refund's value allows
+ * (`limitPercent` above it) and more than the merchant approved for it: that cost, for the merchant to
+ * approve first; else null.
+ */
+export function refundCostToApprove(
+  refund: { amount_due: string | null; flags?: Record<string, unknown> | null },
+  deposit: string,
+  limitPercent: string
+): string | null {
+  if (!refund.amount_due || new BigNumber(deposit).lte(percentAbove(refund.amount_due, limitPercent))) return null
+  const approved = refund.flags?.refund_cost_approved
+  if (typeof approved === "string" && new BigNumber(deposit).lte(percentAbove(approved, APPROVED_COST_MARGIN_PERCENT))) return null
+  return deposit
+}

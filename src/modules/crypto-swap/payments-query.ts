@@ -57,6 +57,7 @@ const REFUND_OPEN_SQL = `((${REFUND_TO_FUND_SQL}) or (${REFUND_SHORT_SQL}))`
  */
 const ATTENTION_SQL = `case
   when s.kind = 'refund' and s.status = 'paid_manually' and ${flagSet("paid_twice")} and not ${flagSet("paid_twice_resolved")} then 'refund_paid_twice'
+  when s.kind = 'refund' and s.status = 'creating' and s.shift_id is null and ${flagSet("refund_cost_asked")} then 'refund_cost_asked'
   when exists (select 1 from crypto_swap_shift_action a where a.swap_shift_id = s.id and a.state = 'attention' and a.deleted_at is null) then 'action_stopped'
   when s.kind = 'payment' and s.paid_no_order_since is not null then 'paid_no_order'
   when s.kind = 'payment' and ${flagSet("paid_without_session")} and s.order_id is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and not ${HELD_REFUND_RECORDED_SQL} then 'paid_without_session'
@@ -77,8 +78,8 @@ const MOVEMENT_COLUMNS = [
   "s.settle_coin", "s.settle_network", "s.settle_amount", "s.settle_hash", "s.rate", "s.credit", "o.display_id as order_display_id",
 ]
 
-/** The shortfall the merchant accepted as paid, counted in `credit` beside the top-ups. */
-const ACCEPTED_SHORT = (knex: Knex) => knex.raw("s.flags->>'accepted_short' as accepted_short")
+/** The shortfall the merchant accepted as paid, counted in `credit` beside the top-ups; and a refund's cost waiting for approval. */
+const FLAG_COLUMNS = (knex: Knex) => [knex.raw("s.flags->>'accepted_short' as accepted_short"), knex.raw("s.flags->>'refund_cost_asked' as refund_cost_asked")]
 
 /** The filtered rows, not yet ordered or paged: each filter a WHERE on the ledger table (indexed where it matters). */
 function filtered(knex: Knex, filters: MovementFilters) {
@@ -129,7 +130,7 @@ function toMovement(row: MovementRow): LedgerMovement {
 export async function listMovements(knex: Knex, filters: MovementFilters, page: { limit: number; offset: number }) {
   const [rows, [{ count }]] = await Promise.all([
     filtered(knex, filters)
-      .select([...MOVEMENT_COLUMNS, ACCEPTED_SHORT(knex), knex.raw(`${ATTENTION_SQL} as attention`)])
+      .select([...MOVEMENT_COLUMNS, ...FLAG_COLUMNS(knex), knex.raw(`${ATTENTION_SQL} as attention`)])
       .orderBy([{ column: "s.created_at", order: "desc" }, { column: "s.id", order: "desc" }])
       .limit(page.limit)
       .offset(page.offset),
@@ -148,7 +149,7 @@ export async function* movementPages(knex: Knex, filters: MovementFilters, pageS
   let after: { created_at: string; id: string } | undefined
   for (;;) {
     const query = filtered(knex, filters)
-      .select([...MOVEMENT_COLUMNS, ACCEPTED_SHORT(knex), knex.raw(`${ATTENTION_SQL} as attention`), knex.raw("s.created_at::text as created_at_cursor")])
+      .select([...MOVEMENT_COLUMNS, ...FLAG_COLUMNS(knex), knex.raw(`${ATTENTION_SQL} as attention`), knex.raw("s.created_at::text as created_at_cursor")])
       .orderBy([{ column: "s.created_at", order: "asc" }, { column: "s.id", order: "asc" }])
       .limit(pageSize)
     if (after) query.whereRaw("(s.created_at, s.id) > (?::timestamptz, ?)", [after.created_at, after.id])

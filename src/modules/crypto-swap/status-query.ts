@@ -71,7 +71,10 @@ export async function attentionActions(knex: Knex, page: Page) {
         "a.kind as action",
         "a.attempts",
         "a.last_error",
-        "a.updated_at as since"
+        "a.updated_at as since",
+        // A refund's shift waiting for the merchant to approve what it costs: approved, not retried.
+        knex.raw("s.flags->>'refund_cost_asked' as refund_cost_asked"),
+        "s.deposit_coin as refund_cost_coin"
       )
       .orderBy([{ column: "a.updated_at", order: "desc" }, { column: "a.id", order: "desc" }]),
     stopped().count<Array<{ count: string }>>({ count: "*" }),

@@ -5,7 +5,7 @@ import { chooseShiftType, findCoinNetwork, mayHaveActed, type Coin, type CoinPai
 import { coveringDeposit } from "../../lib/shift/covering-deposit"
 import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
-import { countedFigures, refundQuoteRequest, refundTarget, type RefundTarget, withTopUps } from "../../lib/shift/refund-quote"
+import { countedFigures, refundCostToApprove, refundQuoteRequest, refundTarget, type RefundTarget, withTopUps } from "../../lib/shift/refund-quote"
 import { heldRefundId, isOrderRefund } from "../../lib/shift/refund-ids"
 import { creditedAmount, creditedTopUps } from "../../lib/shift/underpayment"
 import { ActionNeedsAdmin, type LedgerShift, type ShiftAction } from "./shift-action"
@@ -70,11 +70,9 @@ export const createRefundShift: ShiftAction = async (container, row) => {
     const askedAt = row.flags?.variable_shift_asked_at
     if (typeof askedAt === "string") await lostVariableShift(ledger, row, askedAt, "no answer was recorded (the process stopped?)")
     target = refundTarget(await refundRequest(container, provider, row, coins))
-    estimate = await depositEstimate(provider, coins, pair, target).catch((error) => {
-      // Only a guide: the refund shift is made without it, and the admin is shown the range.
-      container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: no deposit estimate for refund ${row.id}: ${(error as Error).message}`)
-      return null
-    })
+    // A guide for the merchant, and what the refund's cost is checked by: without it the attempt fails and is retried.
+    estimate = await depositEstimate(provider, coins, pair, target)
+    await holdCostlyRefund(ledger, provider, row, estimate)
     // Written before asking: a crash before the answer is recorded leaves it, and the next attempt asks an admin.
     const asking = new Date().toISOString()
     await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), variable_shift_asked_at: asking } })
@@ -89,6 +87,7 @@ export const createRefundShift: ShiftAction = async (container, row) => {
     const recorded = row.refund_quote as Quote | null
     const quote =
       recorded && Date.parse(recorded.expiresAt) - QUOTE_MARGIN_MS > Date.now() ? recorded : await recordNewQuote(container, provider, row, coins, context)
+    await holdCostlyRefund(container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE), provider, row, quote.depositAmount)
     shift = await clientFor(provider).createFixedShift({ quote, ...destination }, context)
   }
   return {
@@ -96,11 +95,32 @@ export const createRefundShift: ShiftAction = async (container, row) => {
       ...ledgerFieldsFromShift(shift, { kind: "refund", refund_address: row.refund_address, refund_memo: row.refund_memo }),
       deposit_estimate: estimate,
       // What an earlier shift's deposits did (renewed, or a new destination) says nothing of this one.
-      flags: { address_needed: null, sent_back: null, variable_shift_asked_at: null, refund_target: target },
+      flags: { address_needed: null, sent_back: null, variable_shift_asked_at: null, refund_target: target, refund_cost_asked: null },
     },
     history: "refund_shift_created",
     reread: false,
   }
+}
+
+/**
+ * A refund whose shift would ask the store to send more than the refund's value allows (the shopper's coin
+ * rose since they paid, and `refundFees: "store"` gives it back in kind) waits for the merchant to approve
+ * that cost (`refund_cost_asked`, the approve-refund-cost route): nothing is asked of the service meanwhile.
+ */
+async function holdCostlyRefund(ledger: CryptoSwapModuleService, provider: RegisteredProvider, row: LedgerShift, deposit: string) {
+  const limit = provider.options.refundCostLimitPercent
+  const cost = refundCostToApprove(row, deposit, limit)
+  if (!cost) {
+    // An ask an earlier attempt made is over (a cheaper quote): the merchant's lists show what stops it now, if anything.
+    if (row.flags?.refund_cost_asked) await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), refund_cost_asked: null } })
+    return
+  }
+  await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), refund_cost_asked: cost } })
+  throw new ActionNeedsAdmin(
+    `The refund of ${row.amount_due} ${(row.currency_code ?? "").toUpperCase()} would ask you to send ${cost} ${row.deposit_coin} on ${row.deposit_network}, ` +
+      `more than ${limit}% above its value: the refund gives the shopper's ${row.settle_coin} back in kind, with the swap's fees, and at today's price. ` +
+      "Approve the cost to make the refund shift, or pay the refund another way and mark it refunded."
+  )
 }
 
 /**

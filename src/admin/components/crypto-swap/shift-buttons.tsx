@@ -1,5 +1,6 @@
 import { Button, usePrompt } from "@medusajs/ui"
 import { useStatusShiftAction, type StatusShiftAction } from "../../lib/queries"
+import { approveRefundCostQuestion } from "../../lib/refund-cost"
 
 export type ShiftButtonsProps = {
   ledgerId: string
@@ -11,6 +12,8 @@ export type ShiftButtonsProps = {
   renewRefund?: boolean
   markRefunded?: boolean
   resolvePaidTwice?: boolean
+  /** What a refund's shift would ask the merchant to send, for them to approve. */
+  approveRefundCost?: { cost: string; coin: string | null } | null
   /** The buttons' layout: a row by default; the payments page stacks them. */
   className?: string
 }
@@ -18,7 +21,7 @@ export type ShiftButtonsProps = {
 /**
  * The buttons of one listed shift, shared by the settings page's lists and the payments page: sync
  * it, retry its actions, refund instead of placing its order, refund through a refund shift money no
- * order holds, accept a short payment, renew or close a refund, resolve one paid twice. Both pages' lists
+ * order holds, accept a short payment, approve what a refund costs, renew or close a refund, resolve one paid twice. Both pages' lists
  * are read again after.
  */
 export function ShiftButtons({
@@ -31,6 +34,7 @@ export function ShiftButtons({
   renewRefund,
   markRefunded,
   resolvePaidTwice,
+  approveRefundCost,
   className = "flex gap-2",
 }: ShiftButtonsProps) {
   const action = useStatusShiftAction()
@@ -57,6 +61,11 @@ export function ShiftButtons({
     confirmText: "Mark resolved",
     cancelText: "Cancel",
   })
+  const confirmCost = async () => {
+    if (approveRefundCost && (await prompt(approveRefundCostQuestion(approveRefundCost.cost, approveRefundCost.coin)))) {
+      action.mutate({ kind: "approve-refund-cost", ledgerId, cost: approveRefundCost.cost })
+    }
+  }
   const button = (kind: StatusShiftAction, label: string, onClick?: () => void, variant: "secondary" | "danger" = "secondary") => (
     <Button
       size="small"
@@ -75,6 +84,7 @@ export function ShiftButtons({
       {retry ? button("retry", "Retry now") : null}
       {refundHeld ? button("refund-held", "Refund via shift") : null}
       {acceptUnderpayment ? button("accept-underpayment", "Accept as paid", () => void confirmAccept()) : null}
+      {approveRefundCost ? button("approve-refund-cost", "Approve cost", () => void confirmCost()) : null}
       {renewRefund ? button("renew-refund", "Renew refund shift") : null}
       {markRefunded ? button("mark-refunded", "Mark refunded") : null}
       {resolvePaidTwice ? button("resolve-paid-twice", "Mark resolved", () => void confirmResolved()) : null}

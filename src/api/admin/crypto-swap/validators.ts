@@ -23,6 +23,9 @@ export type AdminRefundAddressBody = z.infer<typeof adminRefundAddressSchema>
 
 export const emptyBodySchema = z.object({}).strict()
 
+/** The cost the merchant saw and approves: an approval never stands for a dearer one asked since. */
+export const approveRefundCostSchema = z.object({ cost: z.string().trim().regex(/^\d{1,30}(\.\d{1,30})?$/, "is not a decimal amount") }).strict()
+
 /** An admin's record of what was done by other means (paid, recovered), with an optional note. */
 export const adminNoteSchema = z.object({ note: z.string().trim().max(500).optional() }).strict()
 

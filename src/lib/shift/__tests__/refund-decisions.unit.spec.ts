@@ -3,7 +3,7 @@ import { decideLedgerRow, decideShift } from "../ledger-fields"
 import { planRefundShift } from "../shift-actions"
 import { nextSyncAt } from "../sync-cadence"
 import { refundReachedShopper } from "../refund-ids"
-import { countedFigures, refundQuoteRequest, withTopUps } from "../refund-quote"
+import { countedFigures, refundCostToApprove, refundQuoteRequest, withTopUps } from "../refund-quote"
 
 const options = parseOptions({
   baseUrl: "https://swap.example",
@@ -103,6 +103,19 @@ describe("refund shifts", () => {
       expect(refundQuoteRequest({ ...refund, amount_due: "49.99" }, paid, "store", decimals)).toEqual({ ...pair, settleAmount: "0.00080791" })
       // Never more than was deposited, whatever the amount asked.
       expect(refundQuoteRequest({ ...refund, amount_due: "60" }, paid, "store", decimals)).toEqual({ ...pair, settleAmount: "0.00080791" })
+    })
+
+    it("ask the merchant to approve a deposit beyond the refund's value and the store's limit, once for that cost or less", () => {
+      // 20 USD refunded in USDC: up to 10% above (22) is made at once.
+      expect(refundCostToApprove({ amount_due: "20" }, "21.5", "10")).toBeNull()
+      expect(refundCostToApprove({ amount_due: "20" }, "22", "10")).toBeNull()
+      expect(refundCostToApprove({ amount_due: "20" }, "22.000001", "10")).toBe("22.000001")
+      // Approved at 30: a cheaper price later passes, and one up to 1% dearer (a variable refund's estimate moves); more asks again.
+      const approved = { amount_due: "20", flags: { refund_cost_approved: "30" } }
+      expect(refundCostToApprove(approved, "29", "10")).toBeNull()
+      expect(refundCostToApprove(approved, "30.3", "10")).toBeNull()
+      expect(refundCostToApprove(approved, "30.31", "10")).toBe("30.31")
+      expect(refundCostToApprove({ amount_due: "20" }, "220", "1000")).toBeNull()
     })
 
     it("of an order paid with top-ups: a share of everything the shopper deposited, never more", () => {

@@ -4,6 +4,7 @@ import { Button, usePrompt } from "@medusajs/ui"
 import { canMarkRefunded, canRefundViaShift, canRenewRefund } from "../../../lib/order-payments"
 import { useRefundViaShift, useShiftAction } from "../../../lib/queries"
 import type { Shift } from "../../../lib/types"
+import { approveRefundCostQuestion } from "../../../lib/refund-cost"
 import { RefundAddressForm } from "./refund-address-form"
 import { RefundViaShiftForm } from "./refund-via-shift-form"
 
@@ -24,7 +25,7 @@ function canSetRefundAddress(shift: Shift): boolean {
   if (shift.terminal) return false
   const needed = Boolean(shift.flags?.address_needed || shift.view.refund?.address_needed) || shift.status === "address_needed"
   // A refund whose shift the service would not make (e.g. it refused the address) may get another one.
-  const refused = shift.kind === "refund" && shift.status === "creating" && !shift.shift_id
+  const refused = shift.kind === "refund" && shift.status === "creating" && !shift.shift_id && !shift.flags?.refund_cost_asked
   return needed || refused || !shift.refund_address
 }
 
@@ -55,6 +56,11 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
       cancelText: "Keep",
     })
     if (confirmed) action.mutate({ kind: "mark-refunded", ledgerId: shift.id })
+  }
+
+  const costAsked = shift.kind === "refund" && shift.status === "creating" && typeof shift.flags?.refund_cost_asked === "string" ? shift.flags.refund_cost_asked : null
+  const approveCost = async () => {
+    if (costAsked && (await prompt(approveRefundCostQuestion(costAsked, shift.deposit_coin)))) action.mutate({ kind: "approve-refund-cost", ledgerId: shift.id, cost: costAsked })
   }
 
   const refundable = canRefundViaShift(shift, payment)
@@ -94,6 +100,18 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
             data-testid="crypto-swap-set-refund-address"
           >
             Set refund address
+          </Button>
+        ) : null}
+        {costAsked ? (
+          <Button
+            size="small"
+            variant="secondary"
+            isLoading={pendingKind === "approve-refund-cost"}
+            disabled={action.isPending}
+            onClick={approveCost}
+            data-testid="crypto-swap-approve-refund-cost"
+          >
+            Approve cost
           </Button>
         ) : null}
         {manuallyRefundable ? (

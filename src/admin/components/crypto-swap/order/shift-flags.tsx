@@ -35,7 +35,7 @@ function flagDetail(value: unknown): string | undefined {
 }
 
 /** Bookkeeping the plugin keeps among the flags (when a wait began, which top-ups it counted), not facts for the merchant. */
-const BOOKKEEPING = new Set(["underpaid_since", "top_up_at", "credited_top_ups", "held_amount", "credited_amount", "refund_target"])
+const BOOKKEEPING = new Set(["underpaid_since", "top_up_at", "credited_top_ups", "held_amount", "credited_amount", "refund_target", "refund_cost_approved"])
 
 /**
  * The ledger's flags. A null value is a flag that was raised and cleared since, so only truthy ones

@@ -28,6 +28,9 @@ export function resolveButtons(line: PaymentLine): Omit<ShiftButtonsProps, "ledg
     case "refund_paid_twice":
       // Marked paid by other means, and its shift paid the shopper too: recovered outside the plugin, then resolved.
       return { resolvePaidTwice: true, sync: true }
+    case "refund_cost_asked":
+      // The refund shift would ask more than the refund's value allows: approved, it is made; else paid another way.
+      return { approveRefundCost: line.refund_cost_asked ? { cost: line.refund_cost_asked, coin: line.deposit_coin } : null, markRefunded: true }
     case "action_stopped":
       return { retry: true, sync: true }
     case "paid_no_order":

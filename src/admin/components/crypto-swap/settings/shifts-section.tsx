@@ -175,7 +175,7 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
           { header: "Order or cart", cell: (item) => item.order_id ?? item.cart_id ?? "-", mono: true },
           { header: "Last error", cell: (item) => item.last_error ?? "-" },
           { header: "Since", cell: (item) => formatDateTime(item.since) },
-          { header: "", cell: (item) => <ShiftButtons ledgerId={item.id} retry /> },
+          { header: "", cell: (item) => (item.refund_cost_asked ? <ShiftButtons ledgerId={item.id} approveRefundCost={{ cost: item.refund_cost_asked, coin: item.refund_cost_coin }} /> : <ShiftButtons ledgerId={item.id} retry />) },
         ]}
       />
       <ShiftList
