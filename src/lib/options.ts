@@ -9,6 +9,11 @@ const decimalPercent = (max: number) =>
       message: `must be a decimal number from 0 to ${max}`,
     })
 
+const decimalAmount = z
+  .union([z.string(), z.number()])
+  .transform((value) => String(value))
+  .refine((value) => /^\d{1,15}(\.\d{1,18})?$/.test(value), { message: "must be a decimal amount, e.g. 10 or 2.5" })
+
 const settlementSchema = z.object({
   coin: z.string().min(1),
   network: z.string().min(1),
@@ -111,10 +116,15 @@ export const optionsSchema = z
     refundFees: z.enum(["store", "shopper"]).default("store"),
     /**
      * How far (percent) a refund shift may ask the store to deposit above the refunded value before the
-     * merchant approves it: with `refundFees: "store"` the shopper gets back the coin they paid in kind, so the
-     * swap's fees (a network fee weighs on a small refund) and a coin that rose since cost more than the refund.
+     * merchant approves it (and beyond `refundCostAllowance`): with `refundFees: "store"` the shopper gets back
+     * the coin they paid in kind, so the swap's fees and a coin that rose since cost more than the refund.
      */
     refundCostLimitPercent: decimalPercent(1000).default("25"),
+    /**
+     * What a refund may cost above its value in any case, in the store currency: a network fee of a few units
+     * would put most small refunds above the percent limit.
+     */
+    refundCostAllowance: decimalAmount.default("10"),
     /**
      * Money settled above the amount due by more than `overpaymentTolerancePercent`: flagged `overpaid`
      * with the excess, and kept, or refunded to the shopper through a refund shift.

@@ -132,7 +132,11 @@ export function useShiftAction(orderId: string) {
       // An action can authorize, capture or cancel the Medusa payment: the order page must show it.
       void queryClient.invalidateQueries({ queryKey: ["orders"] })
     },
-    onError: (error) => toast.error("The action failed", { description: errorMessage(error) }),
+    onError: (error) => {
+      toast.error("The action failed", { description: errorMessage(error) })
+      // A refusal may come from a state the page does not show yet (a cost asked again): it is read again.
+      void queryClient.invalidateQueries({ queryKey: cryptoSwapKeys.order(orderId) })
+    },
   })
 }
 
@@ -189,7 +193,10 @@ export function useStatusShiftAction() {
       else toast.success(done, { description: `Status: ${shift.status}` })
       refreshLists(queryClient)
     },
-    onError: (error) => toast.error("The action failed", { description: errorMessage(error) }),
+    onError: (error) => {
+      toast.error("The action failed", { description: errorMessage(error) })
+      refreshLists(queryClient)
+    },
   })
 }
 

@@ -78,8 +78,10 @@ export const cryptoSwapApi = {
 
   refundInstead: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/refund-instead`, {}),
 
-  /** A short payment taken as paid: its order is placed and captured. */
+  /** A refund's shift asking more than its value allows: the merchant approves that cost (`cost`, as shown), and it is made. */
   approveRefundCost: (ledgerId: string, cost?: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/approve-refund-cost`, { cost }),
+
+  /** A short payment taken as paid: its order is placed and captured. */
   acceptUnderpayment: (ledgerId: string) => post<ShiftActionResponse>(`${BASE}/shifts/${segment(ledgerId)}/accept-underpayment`, {}),
 
   refundHeld: (ledgerId: string) =>

@@ -135,16 +135,18 @@ const percentAbove = (amount: BigNumber.Value, percent: BigNumber.Value) => new 
 
 /**
  * What a refund shift would ask the store to deposit (`deposit`, the refunded payment's settle coin, which
- * the plugin counts 1:1 with the store currency) when it is more than the refund's value allows
- * (`limitPercent` above it) and more than the merchant approved for it: that cost, for the merchant to
- * approve first; else null.
+ * the plugin counts 1:1 with the store currency) when it is more than the refund's value allows (more than
+ * `limit.percent` above it, and more than `limit.allowance` above it) and more than the merchant approved
+ * for it: that cost, for the merchant to approve first; else null.
  */
 export function refundCostToApprove(
   refund: { amount_due: string | null; flags?: Record<string, unknown> | null },
   deposit: string,
-  limitPercent: string
+  limit: { percent: string; allowance: string }
 ): string | null {
-  if (!refund.amount_due || new BigNumber(deposit).lte(percentAbove(refund.amount_due, limitPercent))) return null
+  if (!refund.amount_due) return null
+  const allowed = BigNumber.max(percentAbove(refund.amount_due, limit.percent), new BigNumber(refund.amount_due).plus(limit.allowance))
+  if (new BigNumber(deposit).lte(allowed)) return null
   const approved = refund.flags?.refund_cost_approved
   if (typeof approved === "string" && new BigNumber(deposit).lte(percentAbove(approved, APPROVED_COST_MARGIN_PERCENT))) return null
   return deposit

@@ -108,17 +108,21 @@ export const createRefundShift: ShiftAction = async (container, row) => {
  * that cost (`refund_cost_asked`, the approve-refund-cost route): nothing is asked of the service meanwhile.
  */
 async function holdCostlyRefund(ledger: CryptoSwapModuleService, provider: RegisteredProvider, row: LedgerShift, deposit: string) {
-  const limit = provider.options.refundCostLimitPercent
-  const cost = refundCostToApprove(row, deposit, limit)
+  const { refundCostLimitPercent: percent, refundCostAllowance: allowance } = provider.options
+  const cost = refundCostToApprove(row, deposit, { percent, allowance })
   if (!cost) {
     // An ask an earlier attempt made is over (a cheaper quote): the merchant's lists show what stops it now, if anything.
-    if (row.flags?.refund_cost_asked) await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), refund_cost_asked: null } })
+    if (row.flags?.refund_cost_asked) {
+      // Later writes of this attempt build on the row's flags: they must not bring the ask back.
+      row.flags = { ...row.flags, refund_cost_asked: null }
+      await ledger.updateSwapShifts({ id: row.id, flags: row.flags })
+    }
     return
   }
   await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), refund_cost_asked: cost } })
   throw new ActionNeedsAdmin(
     `The refund of ${row.amount_due} ${(row.currency_code ?? "").toUpperCase()} would ask you to send ${cost} ${row.deposit_coin} on ${row.deposit_network}, ` +
-      `more than ${limit}% above its value: the refund gives the shopper's ${row.settle_coin} back in kind, with the swap's fees, and at today's price. ` +
+      `more than ${percent}% and ${allowance} above its value: the refund gives the shopper's ${row.settle_coin} back in kind, with the swap's fees, and at today's price. ` +
       "Approve the cost to make the refund shift, or pay the refund another way and mark it refunded."
   )
 }

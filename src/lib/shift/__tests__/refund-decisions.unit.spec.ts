@@ -105,17 +105,21 @@ describe("refund shifts", () => {
       expect(refundQuoteRequest({ ...refund, amount_due: "60" }, paid, "store", decimals)).toEqual({ ...pair, settleAmount: "0.00080791" })
     })
 
-    it("ask the merchant to approve a deposit beyond the refund's value and the store's limit, once for that cost or less", () => {
+    it("ask the merchant to approve a deposit beyond the refund's value and the store's limits, once for that cost or less", () => {
+      const limit = { percent: "10", allowance: "0" }
       // 20 USD refunded in USDC: up to 10% above (22) is made at once.
-      expect(refundCostToApprove({ amount_due: "20" }, "21.5", "10")).toBeNull()
-      expect(refundCostToApprove({ amount_due: "20" }, "22", "10")).toBeNull()
-      expect(refundCostToApprove({ amount_due: "20" }, "22.000001", "10")).toBe("22.000001")
+      expect(refundCostToApprove({ amount_due: "20" }, "21.5", limit)).toBeNull()
+      expect(refundCostToApprove({ amount_due: "20" }, "22", limit)).toBeNull()
+      expect(refundCostToApprove({ amount_due: "20" }, "22.000001", limit)).toBe("22.000001")
+      // The allowance covers what the percent does not (a network fee on a small refund): the larger of the two counts.
+      expect(refundCostToApprove({ amount_due: "2" }, "11.5", { percent: "10", allowance: "10" })).toBeNull()
+      expect(refundCostToApprove({ amount_due: "2" }, "12.5", { percent: "10", allowance: "10" })).toBe("12.5")
+      expect(refundCostToApprove({ amount_due: "200" }, "219", { percent: "10", allowance: "10" })).toBeNull()
       // Approved at 30: a cheaper price later passes, and one up to 1% dearer (a variable refund's estimate moves); more asks again.
       const approved = { amount_due: "20", flags: { refund_cost_approved: "30" } }
-      expect(refundCostToApprove(approved, "29", "10")).toBeNull()
-      expect(refundCostToApprove(approved, "30.3", "10")).toBeNull()
-      expect(refundCostToApprove(approved, "30.31", "10")).toBe("30.31")
-      expect(refundCostToApprove({ amount_due: "20" }, "220", "1000")).toBeNull()
+      expect(refundCostToApprove(approved, "29", limit)).toBeNull()
+      expect(refundCostToApprove(approved, "30.3", limit)).toBeNull()
+      expect(refundCostToApprove(approved, "30.31", limit)).toBe("30.31")
     })
 
     it("of an order paid with top-ups: a share of everything the shopper deposited, never more", () => {

@@ -9,5 +9,8 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   const { cost } = parseInput(approveRefundCostSchema, req.body)
   await shiftWithHistory(req.scope, req.params.id)
   await approveRefundCostWorkflow(req.scope).run({ input: { ledger_id: req.params.id, actor_id: req.auth_context.actor_id, cost } })
-  res.json(await syncForAdmin(req.scope, req.params.id, true))
+  const answer = await syncForAdmin(req.scope, req.params.id, true)
+  // Not made (a dearer quote asked again, or the service refused): the action's record says why.
+  const made = answer.shift.actions.find((action) => action.kind === "create_refund_shift")
+  res.json(answer.shift.shift_id ? answer : { ...answer, sync_error: answer.sync_error ?? made?.last_error ?? "The refund shift is not made yet" })
 }
