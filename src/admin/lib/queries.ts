@@ -117,6 +117,9 @@ const DONE_MESSAGE: Record<ShiftAction["kind"], string> = {
   "approve-refund-cost": "Cost approved",
 }
 
+/** An approval whose retry did not make the shift (a dearer quote asked again, or the service refused): the error says why. */
+const COST_APPROVED_NOT_MADE = "Cost approved, but the refund shift is not made yet"
+
 /**
  * Sync, cancel and refund-address all answer `{ shift, sync_error }`: the action may have worked
  * while the follow-up read from the service failed, which is a warning, not an error.
@@ -127,7 +130,8 @@ export function useShiftAction(orderId: string) {
     mutationFn: runShiftAction,
     onSuccess: ({ shift, sync_error }, action) => {
       queryClient.setQueryData<OrderShiftsResponse>(cryptoSwapKeys.order(orderId), (previous) => replaceShift(previous, shift))
-      if (sync_error) toast.warning(DONE_MESSAGE[action.kind], { description: `The service could not be read: ${sync_error}` })
+      if (action.kind === "approve-refund-cost" && sync_error) toast.warning(COST_APPROVED_NOT_MADE, { description: sync_error })
+      else if (sync_error) toast.warning(DONE_MESSAGE[action.kind], { description: `The service could not be read: ${sync_error}` })
       else toast.success(DONE_MESSAGE[action.kind], { description: `Status: ${shift.status}` })
       // An action can authorize, capture or cancel the Medusa payment: the order page must show it.
       void queryClient.invalidateQueries({ queryKey: ["orders"] })
@@ -189,7 +193,7 @@ export function useStatusShiftAction() {
     mutationFn: ({ kind, ledgerId, cost }: { kind: StatusShiftAction; ledgerId: string; cost?: string }) => (STATUS_SHIFT_ACTIONS[kind].run as StatusActionRun)(ledgerId, cost),
     onSuccess: ({ shift, sync_error }, { kind }) => {
       const done = STATUS_SHIFT_ACTIONS[kind].done
-      if (sync_error) toast.warning(done, { description: sync_error })
+      if (sync_error) toast.warning(kind === "approve-refund-cost" ? COST_APPROVED_NOT_MADE : done, { description: sync_error })
       else toast.success(done, { description: `Status: ${shift.status}` })
       refreshLists(queryClient)
     },
