@@ -1,7 +1,7 @@
 import BigNumber from "bignumber.js"
 import type { QuoteRequest } from "../swap-service/client"
 import type { CryptoSwapOptions } from "../options"
-import { addDecimals, roundUp } from "../money"
+import { addDecimals, compareDecimals, morePercent, roundUp } from "../money"
 import { settledDeposits, type ShiftDepositLike, type ShiftLike } from "./status-map"
 
 /** A refund: the store deposits its settlement coin, the shopper receives the coin they paid with. */
@@ -131,8 +131,6 @@ export function refundShortfall(shift: ShiftLike, flags: Record<string, unknown>
  */
 const APPROVED_COST_MARGIN_PERCENT = "1"
 
-const percentAbove = (amount: BigNumber.Value, percent: BigNumber.Value) => new BigNumber(amount).times(new BigNumber(100).plus(percent)).div(100)
-
 /**
  * What a refund shift would ask the store to deposit (`deposit`, the refunded payment's settle coin, which
  * the plugin counts 1:1 with the store currency) when it is more than the refund's value allows (more than
@@ -145,9 +143,9 @@ export function refundCostToApprove(
   limit: { percent: string; allowance: string }
 ): string | null {
   if (!refund.amount_due) return null
-  const allowed = BigNumber.max(percentAbove(refund.amount_due, limit.percent), new BigNumber(refund.amount_due).plus(limit.allowance))
-  if (new BigNumber(deposit).lte(allowed)) return null
+  const allowed = BigNumber.max(morePercent(refund.amount_due, limit.percent), addDecimals(refund.amount_due, limit.allowance))
+  if (allowed.gte(deposit)) return null
   const approved = refund.flags?.refund_cost_approved
-  if (typeof approved === "string" && new BigNumber(deposit).lte(percentAbove(approved, APPROVED_COST_MARGIN_PERCENT))) return null
+  if (typeof approved === "string" && compareDecimals(deposit, morePercent(approved, APPROVED_COST_MARGIN_PERCENT)) <= 0) return null
   return deposit
 }

@@ -48,7 +48,8 @@ async function depositReturnWallet(ledger: CryptoSwapModuleService, row: LedgerS
  */
 export const createRefundShift: ShiftAction = async (container, row) => {
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
-  const storeWallet = await depositReturnWallet(container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE), row, provider)
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const storeWallet = await depositReturnWallet(ledger, row, provider)
   // The service wants to know whom a server's request is for: the shopper the refund goes to.
   const context = { userIp: row.customer_ip ?? undefined }
   const coins = await catalogueFor(provider).get()
@@ -66,7 +67,6 @@ export const createRefundShift: ShiftAction = async (container, row) => {
   let target: RefundTarget | null = null
   let estimate: string | null = null
   if (variableOnly) {
-    const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const askedAt = row.flags?.variable_shift_asked_at
     if (typeof askedAt === "string") await lostVariableShift(ledger, row, askedAt, "no answer was recorded (the process stopped?)")
     target = refundTarget(await refundRequest(container, provider, row, coins))
@@ -87,7 +87,7 @@ export const createRefundShift: ShiftAction = async (container, row) => {
     const recorded = row.refund_quote as Quote | null
     const quote =
       recorded && Date.parse(recorded.expiresAt) - QUOTE_MARGIN_MS > Date.now() ? recorded : await recordNewQuote(container, provider, row, coins, context)
-    await holdCostlyRefund(container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE), provider, row, quote.depositAmount)
+    await holdCostlyRefund(ledger, provider, row, quote.depositAmount)
     shift = await clientFor(provider).createFixedShift({ quote, ...destination }, context)
   }
   return {
