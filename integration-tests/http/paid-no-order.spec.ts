@@ -1,7 +1,7 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { processPaymentWorkflow } from "@medusajs/core-flows"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer, WebhookActionResult } from "@medusajs/framework/types"
 import BigNumber from "bignumber.js"
 import { useSandbox } from "../helpers/sandbox"
 import { waitFor } from "../helpers/wait-for"
@@ -37,7 +37,6 @@ medusaIntegrationTestRunner({
       store = await createStoreFixture(getContainer(), { stock: 1 })
       shop = storefront(api, store)
       admin = await adminHeaders(getContainer())
-      await env.control.clearFaults()
     })
 
     /** Deposit confirmed after the last item sold out: the order can't be placed. */
@@ -75,14 +74,26 @@ medusaIntegrationTestRunner({
      * or a webhook registered there), once Medusa has processed it.
      */
     async function notifyMedusaOfPaidCheckout(checkoutId: string, shiftId: string) {
-      const engine = getContainer().resolve(Modules.WORKFLOW_ENGINE)
+      const container = getContainer()
+      const engine = container.resolve(Modules.WORKFLOW_ENGINE)
+      const payments = container.resolve(Modules.PAYMENT)
       const runs: Array<Promise<unknown>> = []
+      const verdicts: Array<Promise<WebhookActionResult>> = []
       const run = engine.run.bind(engine)
-      const spy = jest.spyOn(engine, "run").mockImplementation((...args: Parameters<typeof engine.run>) => {
-        const started = run(...args)
-        if (args[0] === "process-payment-workflow") runs.push(started.catch(() => undefined))
-        return started
-      })
+      const verify = payments.getWebhookActionAndData.bind(payments)
+      // Restored before it returns: a test may notify twice, and a spy on a spy would call itself.
+      const spies = [
+        jest.spyOn(engine, "run").mockImplementation((...args: Parameters<typeof engine.run>) => {
+          const started = run(...args)
+          if (args[0] === "process-payment-workflow") runs.push(started.catch(() => undefined))
+          return started
+        }),
+        jest.spyOn(payments, "getWebhookActionAndData").mockImplementation((...args: Parameters<typeof payments.getWebhookActionAndData>) => {
+          const verdict = verify(...args)
+          verdicts.push(verdict)
+          return verdict
+        }),
+      ]
       try {
         const notification = {
           meta: { hook: { id: "hook", accountId: env.sandbox.account.id } },
@@ -90,12 +101,57 @@ medusaIntegrationTestRunner({
         }
         const answered = await api.post(`/hooks/payment/${PROVIDERS.checkout.replace(/^pp_/, "")}`, notification)
         expect(answered.status).toBe(200)
-        await waitFor("Medusa to process the notification", () => runs.length, (count) => count >= 1)
-        await Promise.all(runs)
+        await waitFor("Medusa to verify the notification", () => verdicts.length, (count) => count >= 1)
+        const verdict = await verdicts[0]
+        // Medusa's payment-webhook subscriber processes only an authorized or captured payment naming its session.
+        if (verdict.data?.session_id && (verdict.action === "authorized" || verdict.action === "captured")) {
+          await waitFor("Medusa to process the notification", () => runs.length, (count) => count >= 1)
+          await Promise.all(runs)
+        }
+        return verdict
       } finally {
-        spy.mockRestore()
+        for (const spy of spies) spy.mockRestore()
       }
     }
+
+    it("marks no other payment paid for a checkout someone else made to the store's wallet, whatever its redirect names", async () => {
+      const container = getContainer()
+      // A shopper's cart worth 49.99, to be paid by the store's other method (Medusa's system provider here).
+      const cart = await shop.createCart()
+      const { session: target } = await shop.createPaymentSession(cart.id, PROVIDERS.system, {})
+      // A store's checkout shows where it settles: anyone may make one of their own to the same wallet, for 5,
+      // whose redirect names the target session and the cart's amount.
+      const { session: genuine } = await shop.createPaymentSession((await shop.createCart()).id, PROVIDERS.checkout, BTC)
+      const wallet = (await (await fetch(`${env.sandbox.baseUrl}/v2/checkout/${genuine.data.checkout_id}`)).json()) as Record<string, string>
+      const attacker = (await (await fetch(`${env.sandbox.baseUrl}/create-account`, { method: "POST" })).json()) as { id: string; secret: string }
+      const redirect = `http://attacker.test/?crypto_swap_session=${target.id}&crypto_swap_amount=${target.amount}`
+      const made = await fetch(`${env.sandbox.baseUrl}/v2/checkout`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-service-secret": attacker.secret, "x-user-ip": "203.0.113.9" },
+        body: JSON.stringify({
+          settleCoin: wallet.settleCoin,
+          settleNetwork: wallet.settleNetwork,
+          settleAddress: wallet.settleAddress,
+          settleAmount: "5",
+          affiliateId: env.sandbox.account.id,
+          successUrl: redirect,
+          cancelUrl: redirect,
+        }),
+      })
+      const answer = { status: made.status, body: await made.text() }
+      expect(answer).toEqual({ status: 201, body: expect.stringContaining('"id"') })
+      const forged = JSON.parse(answer.body) as { id: string }
+      const { id: shiftId } = await env.control.payCheckout(forged.id, "BTC", "bitcoin")
+      await env.control.deposit(shiftId)
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+
+      const verdict = await notifyMedusaOfPaidCheckout(forged.id, shiftId)
+      expect(verdict.action).toBe("not_supported")
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      const [session] = (await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "payment_session", fields: ["status"], filters: { id: target.id } })).data
+      expect(session.status).toBe("pending")
+      expect(await paymentsOfCart(container, cart.id)).toEqual([])
+    })
 
     it("records a paid shift whose order could not be placed, never captures it, and places the order when the admin retries", async () => {
       const container = getContainer()
@@ -154,7 +210,7 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       await reconcile(container)
       expect(await capture()).toMatchObject({ state: "attention", attempts: 0 })
-      expect(attentionFor()).toHaveLength(1)
+      expect(attentionFor()).toEqual([expect.objectContaining({ data: expect.objectContaining({ reason: "waiting", error: expect.stringMatching(/waiting .*order/i) }) })])
       const { data } = await api.get("/admin/crypto-swap/status", admin)
       expect(data.attention).toEqual(expect.arrayContaining([expect.objectContaining({ id: row.id, action: "capture", last_error: expect.stringMatching(/order/) })]))
 

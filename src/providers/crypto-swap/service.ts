@@ -28,11 +28,11 @@ import {
   SwapServiceClient,
   webhookNotificationSchema,
   type CallLimits,
-  type Checkout,
   type Coin,
   type Shift,
 } from "../../lib/swap-service"
 import { createSwapClient } from "../../lib/provider-registry"
+import { checkoutOrigin, signedRedirect } from "../../lib/checkout-redirect"
 import { compareDecimals, toDecimalString } from "../../lib/money"
 import { DEPOSIT_SEEN_STATUSES, depositsKept } from "../../lib/shift/shift-actions"
 import { followedShift } from "../../lib/shift/followed-shift"
@@ -57,8 +57,6 @@ type InjectedDependencies = { logger: Logger; event_bus?: IEventBusModuleService
  */
 const DELETION_READ_MS = 1_500
 const DELETION_READ_LIMITS: CallLimits = { timeoutMs: DELETION_READ_MS, maxRetries: 0 }
-const SESSION_PARAM = "crypto_swap_session"
-const AMOUNT_PARAM = "crypto_swap_amount"
 /**
  * Medusa's built-in `/hooks/payment/...` route takes anything from anyone and hands it here, and
  * verifying a notification reads the service. Within this window a notification already verified
@@ -283,7 +281,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   private async verifyNotification(checkoutId: string, shiftId: string): Promise<WebhookActionResult> {
     try {
       const checkout = await this.client_.getCheckout(checkoutId)
-      const origin = this.checkoutOrigin(checkout)
+      const origin = checkoutOrigin(checkout, this.options_)
       // Whichever of the checkout's shifts the notification names, the payment follows the governing one.
       if (!origin || !(checkout.orders ?? []).some((order) => order.id === shiftId)) return { action: "not_supported" }
       const { shift } = await followedShift(checkout, (id) => this.client_.getShift(id))
@@ -345,23 +343,21 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     input: StorefrontInput
   ): Promise<CryptoSwapSessionData> {
     const redirects = this.options_.checkout!
-    const tag = (url: string) => {
-      const tagged = new URL(url)
-      tagged.searchParams.set(SESSION_PARAM, base.session_id)
-      tagged.searchParams.set(AMOUNT_PARAM, base.amount)
-      return tagged.toString()
-    }
     try {
       const settleAmount = planShift(await this.catalogue_.get(), settlement, null, base.amount).settleAmount
+      const terms = {
+        settleCoin: settlement.coin,
+        settleNetwork: settlement.network,
+        settleAmount,
+        settleAddress: settlement.address,
+        settleMemo: settlement.memo,
+      }
+      const signed = { ...terms, sessionId: base.session_id, amount: base.amount }
       const checkout = await this.client_.createCheckout(
         {
-          settleCoin: settlement.coin,
-          settleNetwork: settlement.network,
-          settleAmount,
-          settleAddress: settlement.address,
-          settleMemo: settlement.memo,
-          successUrl: tag(redirects.successUrl),
-          cancelUrl: tag(redirects.cancelUrl),
+          ...terms,
+          successUrl: signedRedirect(redirects.successUrl, this.options_, signed),
+          cancelUrl: signedRedirect(redirects.cancelUrl, this.options_, signed),
         },
         { userIp: input.customer_ip }
       )
@@ -379,19 +375,6 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     } catch (error) {
       throw toMedusaError(error, "creating the hosted checkout")
     }
-  }
-
-  /** Where a checkout came from: only checkouts this store made (its settlement, its tagged redirect). */
-  private checkoutOrigin(checkout: Checkout): { sessionId: string; amount: string } | undefined {
-    const settlement = this.options_.settlement
-    const ours = Object.values(settlement).some(
-      (s) => s.address === checkout.settleAddress && s.coin.toLowerCase() === checkout.settleCoin.toLowerCase()
-    )
-    if (!ours) return undefined
-    const url = new URL(checkout.successUrl)
-    const sessionId = url.searchParams.get(SESSION_PARAM)
-    const amount = url.searchParams.get(AMOUNT_PARAM)
-    return sessionId && amount ? { sessionId, amount } : undefined
   }
 
   /**
