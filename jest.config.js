@@ -30,6 +30,9 @@ module.exports = {
   // The limit guards against a hang, not a slow machine: a loaded 2-core CI box can take seconds for what
   // takes milliseconds here. Files that need longer say so.
   testTimeout: 60_000,
+  // An integration test's spies end with it, even when it fails before its own mockRestore: a spy left on
+  // a shared service (the event bus) would change what the file's later tests see.
+  restoreMocks: (process.env.TEST_TYPE ?? "unit").startsWith("integration"),
   moduleFileExtensions: ["js", "ts", "json"],
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/demo/"],
   setupFiles: ["./integration-tests/setup.js"],

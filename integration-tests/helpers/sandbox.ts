@@ -11,6 +11,8 @@ export function useSandbox(options: SandboxOptions = {}) {
     sandbox = await startSandbox(options)
     exportSandboxEnv(sandbox)
   })
+  // A fault a test added ends with it, whether the test passed or failed halfway.
+  afterEach(() => sandbox?.clearFaults())
   afterAll(async () => {
     await sandbox?.close()
   })

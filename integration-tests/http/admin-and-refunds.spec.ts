@@ -38,6 +38,8 @@ medusaIntegrationTestRunner({
     async function waitingShift() {
       const cart = await shop.createCart()
       const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, { deposit_coin: "LTC", deposit_network: "litecoin" })
+      // Recorded by the creation's subscriber, which the bus runs after the answer: the tick must not find it first.
+      await waitFor("the ledger to record the new shift", () => ledgerOf(getContainer()).listSwapShifts({ shift_id: session.data.shift_id }), (rows) => rows.length === 1)
       await reconcile(getContainer())
       return ledgerRow(getContainer(), { shift_id: session.data.shift_id })
     }

@@ -68,7 +68,8 @@ medusaIntegrationTestRunner({
       process.env.CRYPTO_SWAP_DISCOVERY_OVERLAP_MS = String(overlapMs)
       try {
         await reconcile(container)
-        const late = await lostSession(container)
+        // Its id's time set now, after the ledger lost it: the overlap counts from here, however slow its creation was.
+        const late = await sessionMadeAt(container, await lostSession(container), Date.now())
         // Not yet visible to the next tick, as if its transaction had not committed.
         const sessions = () => container.resolve(ContainerRegistrationKeys.PG_CONNECTION)("payment_session").where({ id: late })
         await sessions().update({ deleted_at: new Date() })

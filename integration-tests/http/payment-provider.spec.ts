@@ -31,7 +31,6 @@ medusaIntegrationTestRunner({
     beforeEach(async () => {
       store = await createStoreFixture(getContainer())
       shop = storefront(api, store)
-      await env.control.clearFaults()
     })
 
     it("creates a fixed shift for the amount due and shows the shopper how to pay", async () => {

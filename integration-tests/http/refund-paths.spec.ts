@@ -98,7 +98,6 @@ medusaIntegrationTestRunner({
       store = await createStoreFixture(getContainer(), { stock: 5 })
       shop = storefront(api, store)
       admin = await adminHeaders(getContainer())
-      await env.control.clearFaults()
     })
 
     async function settledOrder() {
@@ -678,7 +677,11 @@ medusaIntegrationTestRunner({
       const creation = async () => (await ledgerOf(container).listSwapShiftActions({ swap_shift_id: cut.id, kind: "create_refund_shift" }))[0]
       expect(await creation()).toMatchObject({ state: "attention", last_error: expect.stringContaining("may have made it") })
       const attention = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.attention")
-      expect(attention).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: cut.id, action: "create_refund_shift" }) })])
+      expect(attention).toEqual([
+        expect.objectContaining({
+          data: expect.objectContaining({ id: cut.id, action: "create_refund_shift", reason: "needs_admin", error: expect.stringContaining("may have made it") }),
+        }),
+      ])
       await ledgerOf(container).updateSwapShifts({ id: cut.id, next_sync_at: new Date() })
       await reconcile(container)
       expect(made()).toHaveLength(1)
@@ -736,6 +739,7 @@ medusaIntegrationTestRunner({
       const provider = providerRegistry(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(PROVIDERS.default)!
       const before = provider.options
       provider.options = { ...before, refundCostLimitPercent: "0", refundCostAllowance: "0" }
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
       try {
         await env.control.clearRequests()
         await api.post(`/admin/payments/${payment.id}/refund`, { amount: 20 }, admin)
@@ -751,6 +755,11 @@ medusaIntegrationTestRunner({
         expect(action.last_error).toContain(`would ask you to send ${cost} USDC`)
         const { data: listed } = await api.get(`/admin/crypto-swap/payments?attention=refund_cost_asked`, admin)
         expect(listed.payments.map((line: { id: string }) => line.id)).toEqual([held.id])
+        // A subscriber that tells the merchant can say it is a cost to approve, and how much, without reading the ledger.
+        const told = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.attention")
+        expect(told.map((message: any) => message.data)).toEqual([
+          expect.objectContaining({ id: held.id, action: "create_refund_shift", reason: "refund_cost_asked", error: expect.stringContaining(cost) }),
+        ])
 
         // An approval names the cost the merchant saw: another one approves nothing.
         const other = await failing(api.post(`/admin/crypto-swap/shifts/${held.id}/approve-refund-cost`, { cost: "20" }, admin))

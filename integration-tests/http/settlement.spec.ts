@@ -35,7 +35,6 @@ medusaIntegrationTestRunner({
     beforeEach(async () => {
       store = await createStoreFixture(getContainer(), { stock: 10 })
       shop = storefront(api, store)
-      await env.control.clearFaults()
     })
 
     async function paySession(providerId = PROVIDERS.default, data: Record<string, unknown> = BTC) {

@@ -44,7 +44,6 @@ medusaIntegrationTestRunner({
     beforeEach(async () => {
       store = await createStoreFixture(getContainer())
       shop = storefront(api, store)
-      await env.control.clearFaults()
     })
 
     it("tracks a shift from its creation, even when the shopper switches coin before any reconciliation, and sees a deposit to it", async () => {

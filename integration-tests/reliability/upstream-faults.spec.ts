@@ -144,8 +144,6 @@ medusaIntegrationTestRunner({
       admin = await adminHeaders(container)
     })
 
-    afterEach(() => env.sandbox.clearFaults())
-
     function row(call: string, repeat: Repeat, note: string): Row {
       const created: Row = { call, repeat, cells: new Map(), note }
       rows.push(created)

@@ -123,7 +123,8 @@ async function holdCostlyRefund(ledger: CryptoSwapModuleService, provider: Regis
   throw new ActionNeedsAdmin(
     `The refund of ${row.amount_due} ${(row.currency_code ?? "").toUpperCase()} would ask you to send ${cost} ${row.deposit_coin} on ${row.deposit_network}, ` +
       `more than ${percent}% and ${allowance} above its value: the refund gives the shopper's ${row.settle_coin} back in kind, with the swap's fees, and at today's price. ` +
-      "Approve the cost to make the refund shift, or pay the refund another way and mark it refunded."
+      "Approve the cost to make the refund shift, or pay the refund another way and mark it refunded.",
+    "refund_cost_asked"
   )
 }
 

@@ -37,7 +37,21 @@ export type ShiftActionFailure = (row: LedgerShift, now: Date) => Pick<ShiftActi
 export class ActionNotYet extends Error {}
 
 /**
+ * Why an action waits for the merchant, as event `crypto-swap.shift.attention` says it: its attempts ran out
+ * (`failed`), it must not be repeated unattended (`needs_admin`, ActionNeedsAdmin), a refund's cost awaits
+ * approval (`refund_cost_asked`), or it has waited hours on another action or on the service (`waiting`).
+ */
+export type AttentionCause = "failed" | "needs_admin" | "refund_cost_asked" | "waiting"
+
+/**
  * Thrown by an action that must not be tried again unattended (the service may have acted on a request
  * whose answer was lost, and a repeat would act twice): it waits for an admin at once, whatever its attempts.
  */
-export class ActionNeedsAdmin extends Error {}
+export class ActionNeedsAdmin extends Error {
+  constructor(
+    message: string,
+    readonly reason: Extract<AttentionCause, "needs_admin" | "refund_cost_asked"> = "needs_admin"
+  ) {
+    super(message)
+  }
+}

@@ -6,7 +6,7 @@ import type { ShiftActionKind } from "../../modules/crypto-swap/models/swap-shif
 import { providerById } from "../../lib/provider-registry"
 import { BLOCKED_ACTION_ATTENTION_MS, retryAt } from "../../lib/shift/sync-cadence"
 import { SHIFT_ACTIONS } from "../actions"
-import { ActionNeedsAdmin, ActionNotYet } from "../actions/shift-action"
+import { ActionNeedsAdmin, ActionNotYet, type AttentionCause } from "../actions/shift-action"
 import type { RecordedShift, SyncSource } from "./record-shift-observation"
 
 /** `blocked`: not tried, waiting on another action (a capture waits for the order to be placed). */
@@ -95,7 +95,8 @@ export const runShiftActionStep = createStep(
         `${attention ? "needs an admin's attention" : `retrying from ${next!.toISOString()}`}: ${message}`
       logger.warn(line)
       if (attention) {
-        await eventBus.emit({ name: "crypto-swap.shift.attention", data: { id: row.id, status: recorded.status, action: kind } })
+        const reason = error instanceof ActionNeedsAdmin ? error.reason : "failed"
+        await tellAttention(container, { id: row.id, status: recorded.status, action: kind, reason, error: message })
       }
       return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false })
     }
@@ -130,6 +131,18 @@ async function keepWaiting(
   if (!overdue) logger.debug(`crypto-swap: ${action.kind} of ${shift.id} is ${waiting}`)
   else if (action.state !== "attention") {
     logger.warn(`crypto-swap: ${action.kind} of ${shift.id} is ${waiting}; needs an admin's attention`)
-    await container.resolve(Modules.EVENT_BUS).emit({ name: "crypto-swap.shift.attention", data: { ...shift, action: action.kind } })
+    await tellAttention(container, { ...shift, action: action.kind, reason: "waiting", error: waiting })
   }
+}
+
+/**
+ * Event `crypto-swap.shift.attention`: which action of which shift waits for the merchant, why, and its last
+ * error (the client's and Medusa's messages name no credentials), so a subscriber can tell the merchant
+ * without reading the ledger.
+ */
+function tellAttention(
+  container: MedusaContainer,
+  data: { id: string; status: string; action: ShiftActionKind; reason: AttentionCause; error: string }
+) {
+  return container.resolve(Modules.EVENT_BUS).emit({ name: "crypto-swap.shift.attention", data })
 }

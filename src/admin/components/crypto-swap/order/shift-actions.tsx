@@ -67,87 +67,31 @@ export function ShiftActions({ orderId, shift, payment, onRefunded }: ShiftActio
   const manuallyRefundable = shift.kind === "refund" && canMarkRefunded(shift.status, shift.flags?.refund_short, shift.expires_at, shift.flags?.sent_back, shift.type)
   const renewable = shift.kind === "refund" && canRenewRefund(shift.status, shift.flags?.sent_back, shift.expires_at)
 
+  /** A button of the card: one that sends a request shows it running, and none can be pressed while one runs. */
+  const button = (testId: string, label: string, onClick: () => void, request?: NonNullable<typeof pendingKind>) => (
+    <Button
+      size="small"
+      variant="secondary"
+      isLoading={request !== undefined && pendingKind === request}
+      disabled={request !== undefined && action.isPending}
+      onClick={onClick}
+      data-testid={`crypto-swap-${testId}`}
+    >
+      {label}
+    </Button>
+  )
+  const toggle = (form: Exclude<OpenForm, null>) => () => setOpenForm(openForm === form ? null : form)
+
   return (
     <div className="flex flex-col gap-y-3">
       <div className="flex flex-wrap justify-end gap-2">
-        <Button
-          size="small"
-          variant="secondary"
-          isLoading={pendingKind === "sync"}
-          disabled={action.isPending}
-          onClick={() => action.mutate({ kind: "sync", ledgerId: shift.id })}
-          data-testid="crypto-swap-sync"
-        >
-          Sync
-        </Button>
-        {shift.status === "waiting" ? (
-          <Button
-            size="small"
-            variant="secondary"
-            isLoading={pendingKind === "cancel"}
-            disabled={action.isPending}
-            onClick={cancel}
-            data-testid="crypto-swap-cancel"
-          >
-            Cancel
-          </Button>
-        ) : null}
-        {canSetRefundAddress(shift) ? (
-          <Button
-            size="small"
-            variant="secondary"
-            onClick={() => setOpenForm(openForm === "refund-address" ? null : "refund-address")}
-            data-testid="crypto-swap-set-refund-address"
-          >
-            Set refund address
-          </Button>
-        ) : null}
-        {costAsked ? (
-          <Button
-            size="small"
-            variant="secondary"
-            isLoading={pendingKind === "approve-refund-cost"}
-            disabled={action.isPending}
-            onClick={approveCost}
-            data-testid="crypto-swap-approve-refund-cost"
-          >
-            Approve cost
-          </Button>
-        ) : null}
-        {manuallyRefundable ? (
-          <Button
-            size="small"
-            variant="secondary"
-            isLoading={pendingKind === "mark-refunded"}
-            disabled={action.isPending}
-            onClick={markRefunded}
-            data-testid="crypto-swap-mark-refunded"
-          >
-            Mark refunded
-          </Button>
-        ) : null}
-        {renewable ? (
-          <Button
-            size="small"
-            variant="secondary"
-            isLoading={pendingKind === "renew-refund"}
-            disabled={action.isPending}
-            onClick={() => action.mutate({ kind: "renew-refund", ledgerId: shift.id })}
-            data-testid="crypto-swap-renew-refund"
-          >
-            Renew refund shift
-          </Button>
-        ) : null}
-        {refundable ? (
-          <Button
-            size="small"
-            variant="secondary"
-            onClick={() => setOpenForm(openForm === "refund" ? null : "refund")}
-            data-testid="crypto-swap-refund"
-          >
-            Refund via shift
-          </Button>
-        ) : null}
+        {button("sync", "Sync", () => action.mutate({ kind: "sync", ledgerId: shift.id }), "sync")}
+        {shift.status === "waiting" ? button("cancel", "Cancel", cancel, "cancel") : null}
+        {canSetRefundAddress(shift) ? button("set-refund-address", "Set refund address", toggle("refund-address")) : null}
+        {costAsked ? button("approve-refund-cost", "Approve cost", approveCost, "approve-refund-cost") : null}
+        {manuallyRefundable ? button("mark-refunded", "Mark refunded", markRefunded, "mark-refunded") : null}
+        {renewable ? button("renew-refund", "Renew refund shift", () => action.mutate({ kind: "renew-refund", ledgerId: shift.id }), "renew-refund") : null}
+        {refundable ? button("refund", "Refund via shift", toggle("refund")) : null}
       </div>
       {openForm === "refund-address" ? (
         <RefundAddressForm
