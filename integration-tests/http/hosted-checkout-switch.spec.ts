@@ -1,5 +1,5 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
@@ -209,6 +209,33 @@ medusaIntegrationTestRunner({
       } finally {
         configureReconciliation(container, PROVIDERS.checkout, testApp)
       }
+    })
+
+    it("keeps a checkout's payment open when the coin its payer picked expires, and places the order when they pick again and pay", async () => {
+      const { container, cart, session, checkoutId } = await checkoutWithFirstCoin()
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      // The pick's quote runs out with nothing sent; the checkout's page is still open.
+      await env.control.advanceClock(QUOTE_LIFETIME_PLUS)
+      await reconcile(container)
+      await reconcile(container)
+      const row = await ledgerRow(container, { checkout_id: checkoutId })
+      expect(row).toMatchObject({ status: "expired", canceled_at: null })
+      const sessionStatus = async () =>
+        (await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "payment_session", fields: ["status"], filters: { id: session.id } })).data[0].status
+      expect(await sessionStatus()).toBe("pending")
+      // Nobody is told the payment expired: its page still takes one.
+      const told = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.data?.id === row.id)
+      expect(told.map((message: any) => message.name)).not.toContain("crypto-swap.shift.expired")
+
+      // The payer picks a coin again on the open page and pays it: the order is placed and captured, once.
+      const again = await env.control.payCheckout(checkoutId, "BTC", "bitcoin")
+      await env.control.deposit(again.id)
+      await env.control.walk(again.id, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+      expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ shift_id: again.id, status: "settled", captured_at: expect.anything() })
+      const order = await orderWithPayments(container, cart.id)
+      expect(order?.payments.map((payment: any) => payment.captures.length)).toEqual([1])
     })
 
     it("keeps reading a checkout whose only shift expired unpaid hours ago, and sees the shift its payer picks and pays then", async () => {

@@ -2,6 +2,7 @@ import { distinctDeposits, REFUND_STATUSES, settledWithoutFigure, type ShiftDepo
 import { creditedAmount, creditedTopUps, underpaymentWindowEnd } from "./underpayment"
 import { compareDecimals, morePercent, subtractDecimals } from "../money"
 import type { CryptoSwapOptions } from "../options"
+import { checkoutPayableUntil } from "./sync-cadence"
 
 /** The ledger columns that say what the plugin has already done about a shift. */
 export type ShiftActionState = {
@@ -304,7 +305,11 @@ export function planShiftActions(
   if (row.shift_switched) Object.assign(flags, { underpaid: null, overpaid: null, refunded: null })
   // A refund paid short is the merchant's to finish, not a shopper's underpayment.
   const stageEvent = row.kind === "refund" && decision.stage === "underpaid" ? "refund_short" : decision.stage
-  const events: string[] = changed ? [`crypto-swap.shift.${stageEvent}`] : []
+  // A hosted checkout's page takes another pick until the payment is made: a pick that ran out ends nothing
+  // (its session stays open for the next one), and nobody is told the payment expired.
+  const payableUntil = checkoutPayableUntil({ type: row.type ?? null, kind: row.kind, captured_at: row.captured_at, created_at: row.created_at ?? null })
+  const pickExpired = decision.stage === "expired" && payableUntil !== null && payableUntil > now
+  const events: string[] = changed && !pickExpired ? [`crypto-swap.shift.${stageEvent}`] : []
   // Only one shift of a checkout pays its order: a deposit sent to another one (paid twice, or paid
   // and refunded before the payer picked again) is listed for the merchant to check, never ignored.
   const otherPaid = row.other_paid_shifts ?? []
@@ -428,7 +433,7 @@ export function planShiftActions(
   return {
     authorize: placeable && (decision.session === "authorized" || decision.session === "captured") && !row.authorized_at && !row.captured_at,
     capture: (captures || owedAfterCancel) && !row.captured_at,
-    cancelExpired: payment && decision.stage === "expired" && !row.canceled_at,
+    cancelExpired: payment && decision.stage === "expired" && !pickExpired && !row.canceled_at,
     // Top-ups it counted pay nothing now either: given back with it.
     cancelRefunded: payment && refunded && Boolean(row.authorized_at || creditedTopUps(row).length) && !row.captured_at && !row.canceled_at,
     setRefundAddress,

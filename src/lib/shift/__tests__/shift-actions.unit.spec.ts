@@ -35,6 +35,14 @@ describe("planShiftActions", () => {
     expect(plan({ canceled_at: new Date() }, { status: "expired" }).cancelExpired).toBe(false)
   })
 
+  it("ends nothing when a hosted checkout's pick expires while its page still takes another, and tells nobody", () => {
+    const checkout = { type: "checkout", created_at: new Date(Date.now() - 60 * 60 * 1000) }
+    expect(plan(checkout, { status: "expired" })).toMatchObject({ cancelExpired: false, events: [] })
+    // Once the page no longer takes one, the payment ends as any other.
+    const closed = { type: "checkout", created_at: new Date(Date.now() - 31 * 24 * 60 * 60 * 1000) }
+    expect(plan(closed, { status: "expired" })).toMatchObject({ cancelExpired: true, events: ["crypto-swap.shift.expired"] })
+  })
+
   it("cancels an authorized payment whose deposit was refunded, and flags it", () => {
     const refunded = plan({ authorized_at: new Date() }, { status: "refunded" })
     expect(refunded).toMatchObject({ cancelRefunded: true, flags: { refunded: true } })
