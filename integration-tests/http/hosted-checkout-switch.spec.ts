@@ -4,7 +4,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
-import { ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { waitFor } from "../helpers/wait-for"
 import { configureReconciliation, shippedReconcileDefaults } from "../helpers/reconcile-options"
 import { adminHeaders } from "../helpers/admin"
 
@@ -209,6 +210,29 @@ medusaIntegrationTestRunner({
       } finally {
         configureReconciliation(container, PROVIDERS.checkout, testApp)
       }
+    })
+
+    it("never gives the service a refund address the shopper typed before the payer picked a coin on the checkout's page", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      const typed = "0x" + "a".repeat(40)
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.checkout, { deposit_coin: "USDC", deposit_network: "ethereum", refund_address: typed })
+      const checkoutId = session.data.checkout_id as string
+      // Recorded from the session's data, as discovery does when the ledger lost the creation.
+      const ledger = ledgerOf(container)
+      const recorded = await waitFor("the checkout to be recorded", () => ledger.listSwapShifts({ checkout_id: checkoutId }), (rows) => rows.length === 1)
+      await ledger.deleteSwapShifts(recorded[0].id)
+      await reconcile(container)
+      expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ refund_address: null })
+
+      // The payer picks another EVM coin, where that address would be accepted, and sends too little: the
+      // service sends it back and needs an address for that coin, which only the payer can give.
+      const picked = await env.control.payCheckout(checkoutId, "ETH", "base")
+      await env.control.deposit(picked.id, { amount: "0.00001" })
+      await reconcile(container)
+      await reconcile(container)
+      expect(env.sandbox.getShift(picked.id).refundAddress ?? null).toBeNull()
+      expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ refund_address: null, flags: expect.objectContaining({ address_needed: true }) })
     })
 
     it("keeps a checkout's payment open when the coin its payer picked expires, and places the order when they pick again and pay", async () => {

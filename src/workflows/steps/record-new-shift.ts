@@ -29,11 +29,14 @@ export function ledgerRowFromSession(
   cartId: string | null
 ) {
   const data = (session.data ?? {}) as Partial<CryptoSwapSessionData>
+  // A hosted checkout's payer picks the coin on the service's page: an address typed before is for no coin
+  // yet (Medusa keeps what the storefront sent in the session's data), so the pick's refund asks for one.
+  const checkout = data.mode === "checkout"
   return {
     shift_id: data.shift_id ?? null,
     checkout_id: data.checkout_id ?? null,
     kind: "payment" as const,
-    type: data.mode === "checkout" ? "checkout" : data.shift_type ?? null,
+    type: checkout ? "checkout" : data.shift_type ?? null,
     provider_id: session.provider_id,
     payment_session_id: session.id,
     payment_collection_id: session.payment_collection_id ?? null,
@@ -49,8 +52,8 @@ export function ledgerRowFromSession(
     settle_coin: data.settle_coin ?? null,
     settle_network: data.settle_network ?? null,
     settle_amount: data.settle_amount ?? null,
-    refund_address: data.refund_address ?? null,
-    refund_memo: data.refund_memo ?? null,
+    refund_address: checkout ? null : data.refund_address ?? null,
+    refund_memo: checkout ? null : data.refund_memo ?? null,
     customer_ip: data.customer_ip ?? null,
     rate: data.rate ?? null,
     amount_due: data.amount ?? null,
