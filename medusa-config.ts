@@ -42,9 +42,9 @@ const client = {
         estimateCacheSeconds: 0,
         permissionsCacheSeconds: 0,
       },
-  // The sandbox's own limit on open variable shifts (5) is the only one most specs meet; variable-pool.spec.ts
-  // sets the plugin's (JSON, over the defaults).
-  variablePool: process.env.CRYPTO_SWAP_TEST_POOL ? JSON.parse(process.env.CRYPTO_SWAP_TEST_POOL) : { limit: 1000, reservedForRefunds: 0 },
+  // The sandbox's own limit on open variable shifts (5) is the only one most specs meet, which open many carts
+  // from one IP; variable-pool.spec.ts sets the plugin's (JSON, over the defaults).
+  variablePool: process.env.CRYPTO_SWAP_TEST_POOL ? JSON.parse(process.env.CRYPTO_SWAP_TEST_POOL) : { limit: 1000, reservedForRefunds: 0, perShopper: 1000 },
   // translations.spec.ts sets the store's own shopper texts (JSON).
   ...(process.env.CRYPTO_SWAP_TEST_MESSAGES ? { messages: JSON.parse(process.env.CRYPTO_SWAP_TEST_MESSAGES) } : {}),
 }

@@ -2,6 +2,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
+import { shopperAt, type Answer } from "../helpers/shopper-at"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, paidOrder, reconcile } from "../helpers/ledger"
 
@@ -33,10 +34,14 @@ medusaIntegrationTestRunner({
       admin = await adminHeaders(getContainer())
     })
 
-    const variableSession = async () => {
-      const cart = await shop.createCart()
-      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, { ...ZK_ETH, refund_address: ETH_REFUND })
-      return { cart, session }
+    /** A variable-rate payment of a shopper at `ip` (one shopper holds one: variablePool.perShopper). */
+    const variableSession = async (ip: string) => {
+      const shopper = shopperAt(api, store, ip, (answer) => answer)
+      const { cartId, collectionId } = await shopper.cart()
+      const answer = await shopper.paySession(collectionId, { ...ZK_ETH, refund_address: ETH_REFUND })
+      expect(answer.status).toBe(200)
+      const session = answer.data.payment_collection.payment_sessions.find((candidate: { provider_id: string }) => candidate.provider_id === PROVIDERS.default)
+      return { cart: { id: cartId }, session }
     }
 
     it("keeps a share of the open variable shifts for refunds, and offers the shopper another coin", async () => {
@@ -48,15 +53,15 @@ medusaIntegrationTestRunner({
         refund_address: ALGORAND_REFUND,
       })
 
-      // Payments may hold 4 of the account's 5 open variable shifts: then the shopper is asked to pick another coin.
-      let refused: { status: number; data: any } | undefined
+      // Payments may hold 4 of the account's 5 open variable shifts (one shopper each): then the shopper is asked
+      // to pick another coin.
+      let refused: Answer | undefined
       for (let opened = 0; opened < 6 && !refused; opened++) {
-        const cart = await shop.createCart()
-        const { data: created } = await api.post("/store/payment-collections", { cart_id: cart.id }, shop.headers)
+        const shopper = shopperAt(api, store, `192.0.2.${opened + 1}`, (answer) => answer)
+        const { collectionId } = await shopper.cart()
         await env.control.clearRequests()
-        refused = await api
-          .post(`/store/payment-collections/${created.payment_collection.id}/payment-sessions`, { provider_id: PROVIDERS.default, data: ZK_ETH }, shop.headers)
-          .then(() => undefined, (error: { response: { status: number; data: any } }) => error.response)
+        const answer = await shopper.paySession(collectionId, ZK_ETH)
+        if (answer.status !== 200) refused = answer
       }
       expect(refused!.status).toBe(400)
       expect(refused!.data.message).toMatch(/Too many payments in coins paid at a variable rate are open right now: please pay with another coin/)
@@ -81,8 +86,8 @@ medusaIntegrationTestRunner({
       const container = getContainer()
       // The shifts earlier tests left open at the service run out (variable shifts live 7 days).
       await env.control.advanceClock(7 * 24 * 60 * 60 + 60)
-      const left = await variableSession()
-      const watched = await variableSession()
+      const left = await variableSession("192.0.2.21")
+      const watched = await variableSession("192.0.2.22")
       const page = (s: { cart: { id: string }; session: { id: string } }) =>
         api.get(`/store/crypto-swap/payment-sessions/${s.session.id}?cart_id=${s.cart.id}`, shop.headers)
       await page(left)
@@ -99,6 +104,26 @@ medusaIntegrationTestRunner({
       // The shopper who comes back is told to start again; the one still watching keeps paying.
       expect((await page(left)).data.payment.stage).toBe("expired")
       expect(env.sandbox.getShift(watched.session.data.shift_id).status).toBe("waiting")
+    })
+
+    it("lets one shopper hold one unpaid variable-rate payment outside the cart they pay, however many carts they open", async () => {
+      const one = shopperAt(api, store, "198.51.100.7", (answer) => answer)
+      const first = await one.cart()
+      expect((await one.paySession(first.collectionId, ZK_ETH)).status).toBe(200)
+      // The same cart may start its payment again (another refund address makes a new shift): not another payment.
+      expect((await one.paySession(first.collectionId, { ...ZK_ETH, refund_address: ETH_REFUND })).status).toBe(200)
+
+      // Another cart of the same shopper while that payment waits unpaid: refused with the reason, the service asked nothing.
+      const second = await one.cart()
+      await env.control.clearRequests()
+      const refused = await one.paySession(second.collectionId, ZK_ETH)
+      expect(refused.status).toBe(400)
+      expect(refused.data.message).toMatch(/You already have a payment waiting in a coin paid at a variable rate/)
+      expect(await env.control.requestsTo("POST", "/v2/shifts/variable")).toEqual([])
+      // A coin paid at a fixed rate is not held back, nor is another shopper.
+      expect((await one.paySession(second.collectionId, { deposit_coin: "BTC", deposit_network: "bitcoin" })).status).toBe(200)
+      const other = shopperAt(api, store, "198.51.100.8", (answer) => answer)
+      expect((await other.paySession((await other.cart()).collectionId, ZK_ETH)).status).toBe(200)
     })
   },
 })

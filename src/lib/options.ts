@@ -157,6 +157,7 @@ export const optionsSchema = z
         limit: z.number().int().min(1).default(5),
         reservedForRefunds: z.number().int().min(0).default(1),
         idleMinutes: z.number().int().min(6).default(1440),
+        perShopper: z.number().int().min(1).default(1),
       })
       .prefault({}),
     /** Redirects of the deprecated hosted checkout. */

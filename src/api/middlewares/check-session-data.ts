@@ -7,6 +7,7 @@ import { planShift } from "../../lib/shift/shift-plan"
 import { parseStorefrontInput, storefrontChoiceSchema } from "../../lib/shift/storefront-input"
 import { assertVariableShiftRoom } from "../../workflows/steps/variable-pool"
 import { requestedCollection } from "./requested-collection"
+import { shopperIp } from "./attach-customer-ip"
 
 /**
  * Refuses payment session `data` the provider would refuse, and a variable-rate payment the account has
@@ -27,7 +28,8 @@ export async function checkSessionData(req: MedusaRequest, _res: MedusaResponse,
       // An unknown collection or an unconfigured currency is Medusa's and the provider's to answer.
       const settlement = collection ? provider.options.settlement[collection.currency_code.toLowerCase()] : undefined
       const plan = settlement && collection ? planShift(await catalogueFor(provider).get(), settlement, input, toDecimalString(collection.amount)) : undefined
-      if (plan?.type === "variable") await assertVariableShiftRoom(req.scope, provider)
+      const ip = shopperIp(req)
+      if (plan?.type === "variable") await assertVariableShiftRoom(req.scope, provider, ip ? { ip, collectionId: collection!.id } : undefined)
     }
     next()
   } catch (error) {

@@ -9,15 +9,30 @@ import { shopperError, text } from "../../lib/i18n"
  * the same account, payments, top-ups and refunds alike) leave no room beside the share kept for refunds
  * (`variablePool`): a refund in a coin paid back at a variable rate can always be made. Counted in the
  * ledger, so it costs the service nothing; the service's own 403 stays the last word for a race.
+ * With `shopper` (a new payment, not a top-up of one), also when that shopper's IP already holds
+ * `variablePool.perShopper` unpaid variable payments in other carts: one shopper opening carts and keeping
+ * their pages open would otherwise hold the whole pool, and every other shopper's variable-rate coin.
  */
-export async function assertVariableShiftRoom(container: MedusaContainer, provider: RegisteredProvider): Promise<void> {
-  const { limit, reservedForRefunds } = provider.options.variablePool
+export async function assertVariableShiftRoom(
+  container: MedusaContainer,
+  provider: RegisteredProvider,
+  shopper?: { ip: string; collectionId: string }
+): Promise<void> {
+  const { limit, reservedForRefunds, perShopper } = provider.options.variablePool
   const sameAccount = registeredProviders(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE))
     .filter((other) => other.options.accountId === provider.options.accountId)
     .map((other) => other.providerId)
-  const [, open] = await container
-    .resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-    .listAndCountSwapShifts({ type: "variable", terminal: false, provider_id: sameAccount }, { select: ["id"], take: 1 })
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  if (shopper) {
+    const waiting = await ledger.listSwapShifts(
+      { kind: "payment", type: "variable", status: "waiting", customer_ip: shopper.ip, provider_id: sameAccount },
+      { select: ["payment_collection_id"], take: 100 }
+    )
+    // The cart being paid may start its payment again (another coin, another refund address).
+    const elsewhere = new Set(waiting.map((row) => row.payment_collection_id).filter((id) => id && id !== shopper.collectionId))
+    if (elsewhere.size >= perShopper) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("refusal.variable_pool_shopper"))
+  }
+  const [, open] = await ledger.listAndCountSwapShifts({ type: "variable", terminal: false, provider_id: sameAccount }, { select: ["id"], take: 1 })
   if (open >= limit - reservedForRefunds) {
     throw shopperError(MedusaError.Types.NOT_ALLOWED, text("refusal.variable_pool"))
   }

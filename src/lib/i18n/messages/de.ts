@@ -75,6 +75,8 @@ export const de: Messages = {
   "refusal.reads.store": "Der Krypto-Checkout ist gerade stark ausgelastet; bitte versuchen Sie es {wait} erneut.",
   "refusal.variable_pool":
     "Gerade sind zu viele Zahlungen mit variablem Kurs offen: Bitte zahlen Sie mit einer anderen Kryptowährung oder einem anderen Netzwerk (die meisten haben einen festen Kurs) oder versuchen Sie es in ein paar Minuten erneut.",
+  "refusal.variable_pool_shopper":
+    "Sie haben bereits eine offene Zahlung mit variablem Kurs: Bezahlen Sie zuerst diese, oder zahlen Sie hier mit einer anderen Kryptowährung oder einem anderen Netzwerk (die meisten haben einen festen Kurs).",
 
   "service.busy": "Der Krypto-Zahlungsdienst ist ausgelastet; bitte versuchen Sie es {wait} erneut.",
   "service.too_many_open": "Gerade sind zu viele Kryptozahlungen offen; bitte versuchen Sie es in Kürze erneut.",

@@ -77,6 +77,8 @@ export const en = {
   "refusal.reads.store": "Crypto checkout is very busy right now; please try again {wait}.",
   "refusal.variable_pool":
     "Too many payments in coins paid at a variable rate are open right now: please pay with another coin or network (most are paid at a fixed rate), or try again in a few minutes.",
+  "refusal.variable_pool_shopper":
+    "You already have a payment waiting in a coin paid at a variable rate: pay that one first, or pay this one with another coin or network (most are paid at a fixed rate).",
 
   "service.busy": "The crypto payment service is busy; please try again {wait}.",
   "service.too_many_open": "Too many crypto payments are open right now; please try again shortly.",

@@ -75,6 +75,8 @@ export const es: Messages = {
   "refusal.reads.store": "El pago con criptomonedas está muy solicitado en este momento; vuelva a intentarlo {wait}.",
   "refusal.variable_pool":
     "Hay demasiados pagos a tipo variable abiertos en este momento: pague con otra criptomoneda u otra red (la mayoría son a tipo fijo) o vuelva a intentarlo en unos minutos.",
+  "refusal.variable_pool_shopper":
+    "Ya tiene un pago pendiente a tipo variable: páguelo primero o pague este con otra criptomoneda u otra red (la mayoría son a tipo fijo).",
 
   "service.busy": "El servicio de pago con criptomonedas está saturado; vuelva a intentarlo {wait}.",
   "service.too_many_open": "Hay demasiados pagos con criptomonedas abiertos en este momento; vuelva a intentarlo en breve.",

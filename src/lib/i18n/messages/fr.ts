@@ -75,6 +75,8 @@ export const fr: Messages = {
   "refusal.reads.store": "Le paiement en crypto est très sollicité en ce moment ; veuillez réessayer {wait}.",
   "refusal.variable_pool":
     "Trop de paiements à taux variable sont ouverts en ce moment : veuillez payer avec une autre cryptomonnaie ou un autre réseau (la plupart sont à taux fixe), ou réessayez dans quelques minutes.",
+  "refusal.variable_pool_shopper":
+    "Vous avez déjà un paiement à taux variable en attente : réglez-le d'abord, ou payez celui-ci avec une autre cryptomonnaie ou un autre réseau (la plupart sont à taux fixe).",
 
   "service.busy": "Le service de paiement en crypto est saturé ; veuillez réessayer {wait}.",
   "service.too_many_open": "Trop de paiements en crypto sont ouverts en ce moment ; veuillez réessayer sous peu.",

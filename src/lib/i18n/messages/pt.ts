@@ -75,6 +75,8 @@ export const pt: Messages = {
   "refusal.reads.store": "O pagamento em cripto está muito concorrido agora; tente novamente {wait}.",
   "refusal.variable_pool":
     "Há pagamentos com taxa variável demais em aberto agora: pague com outra criptomoeda ou outra rede (a maioria tem taxa fixa) ou tente novamente em alguns minutos.",
+  "refusal.variable_pool_shopper":
+    "Você já tem um pagamento com taxa variável em aberto: pague-o primeiro ou pague este com outra criptomoeda ou outra rede (a maioria tem taxa fixa).",
 
   "service.busy": "O serviço de pagamento em cripto está sobrecarregado; tente novamente {wait}.",
   "service.too_many_open": "Há pagamentos em cripto demais em aberto agora; tente novamente em breve.",
