@@ -247,13 +247,19 @@ medusaIntegrationTestRunner({
       const sessionStatus = async () =>
         (await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "payment_session", fields: ["status"], filters: { id: session.id } })).data[0].status
       expect(await sessionStatus()).toBe("pending")
-      // Nobody is told the payment expired: its page still takes one.
+      // Nobody is told the payment expired: its page still takes one, and the store's page says to pick again.
       const told = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.data?.id === row.id)
       expect(told.map((message: any) => message.name)).not.toContain("crypto-swap.shift.expired")
+      const page = async () => (await api.get(`/store/crypto-swap/payment-sessions/${session.id}?cart_id=${cart.id}`, shop.headers)).data.payment
+      expect((await page()).next_step).toMatch(/Open the payment page to choose a coin/)
 
-      // The payer picks a coin again on the open page and pays it: the order is placed and captured, once.
+      // The payer picks a coin again on the open page and pays it: the store's page sees it at once, without a
+      // tick; the order is placed and captured, once.
       const again = await env.control.payCheckout(checkoutId, "BTC", "bitcoin")
       await env.control.deposit(again.id)
+      // Past the page's few seconds of freshness, as a shopper coming back finds it.
+      await ledgerOf(container).updateSwapShifts({ id: row.id, last_synced_at: new Date(Date.now() - 60_000) })
+      expect(await page()).toMatchObject({ stage: "deposit_detected" })
       await env.control.walk(again.id, ["processing", "settling", "settled"])
       await reconcile(container)
       await reconcile(container)

@@ -4,6 +4,7 @@ import type { PaymentStage } from "./status-map"
 import { addDecimals, depositFor } from "../money"
 import { missingAmount, paymentClosed, underpaymentUndecided } from "./underpayment"
 import { givenBackToShopper } from "./shift-actions"
+import { checkoutPickExpired } from "./sync-cadence"
 import { isEvmNetwork } from "../chain-networks"
 import { depositToken } from "../deposit-token"
 import { explorerTxUrl } from "../explorers"
@@ -44,6 +45,7 @@ type LedgerRowView = {
   /** What the plugin did with the payment: one placed, captured or canceled takes no top-up. */
   authorized_at?: Date | string | null
   captured_at?: Date | string | null
+  created_at?: Date | string | null
   canceled_at?: Date | string | null
   /** Its order was canceled: a shift still waiting for a deposit must not be paid. */
   order_canceled_at?: Date | string | null
@@ -120,7 +122,8 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
     case "refunded":
       return text("view.next.refunded")
     case "expired":
-      // Only a fixed-rate shift can be requoted; a checkout or variable payment starts over from the cart.
+      // A checkout's page takes another pick; only a fixed-rate shift can be requoted; a variable payment starts over from the cart.
+      if (checkoutPickExpired(row)) return text("view.next.choose_coin")
       return text(row.type === "fixed" ? "view.next.expired_requote" : "view.next.expired_restart")
     case "underpaid": {
       if (row.kind === "top_up") return text("view.next.top_up_short")

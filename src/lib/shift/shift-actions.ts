@@ -2,7 +2,7 @@ import { distinctDeposits, REFUND_STATUSES, settledWithoutFigure, type ShiftDepo
 import { creditedAmount, creditedTopUps, underpaymentWindowEnd } from "./underpayment"
 import { compareDecimals, morePercent, subtractDecimals } from "../money"
 import type { CryptoSwapOptions } from "../options"
-import { checkoutPayableUntil } from "./sync-cadence"
+import { checkoutPickExpired } from "./sync-cadence"
 
 /** The ledger columns that say what the plugin has already done about a shift. */
 export type ShiftActionState = {
@@ -306,10 +306,10 @@ export function planShiftActions(
   // A refund paid short is the merchant's to finish, not a shopper's underpayment.
   const stageEvent = row.kind === "refund" && decision.stage === "underpaid" ? "refund_short" : decision.stage
   // A hosted checkout's page takes another pick until the payment is made: a pick that ran out ends nothing
-  // (its session stays open for the next one), and nobody is told the payment expired.
-  const payableUntil = checkoutPayableUntil({ type: row.type ?? null, kind: row.kind, captured_at: row.captured_at, created_at: row.created_at ?? null })
-  const pickExpired = decision.stage === "expired" && payableUntil !== null && payableUntil > now
-  const events: string[] = changed && !pickExpired ? [`crypto-swap.shift.${stageEvent}`] : []
+  // (its session stays open for the next one). Its payment's expiry is told by the cancel that ends it, once.
+  const pickExpired = checkoutPickExpired({ ...row, status: decision.stage, type: row.type ?? null }, now)
+  const toldByCancel = decision.stage === "expired" && row.type === "checkout"
+  const events: string[] = changed && !toldByCancel ? [`crypto-swap.shift.${stageEvent}`] : []
   // Only one shift of a checkout pays its order: a deposit sent to another one (paid twice, or paid
   // and refunded before the payer picked again) is listed for the merchant to check, never ignored.
   const otherPaid = row.other_paid_shifts ?? []

@@ -140,6 +140,19 @@ export function checkoutPayableUntil(row: { type: string | null; kind: string | 
   return new Date(new Date(row.created_at).getTime() + CHECKOUT_PAYABLE_MS)
 }
 
+/**
+ * A hosted checkout whose latest pick ran out unpaid while its page still takes another: the payment is not
+ * over. Nothing ends it, nobody is told it expired, and the shopper's page reads it and says to pick again.
+ */
+export function checkoutPickExpired(
+  row: { status: string; type: string | null; kind?: string | null; captured_at?: Date | string | null; created_at?: Date | string | null },
+  now = new Date()
+): boolean {
+  if (row.status !== "expired") return false
+  const until = checkoutPayableUntil({ ...row, kind: row.kind ?? null, created_at: row.created_at ?? null })
+  return until !== null && until > now
+}
+
 /** What the cadence reads of a ledger row, as recorded or about to be. */
 type CadenceRow = {
   status: string

@@ -4,8 +4,9 @@ import { providerById } from "../../lib/provider-registry"
 import type { ShiftAction } from "./shift-action"
 
 /**
- * A shift that expired unpaid: its payment session is canceled and, where an order was placed before
- * payment and nothing was paid, the order is canceled so its stock is released (configurable).
+ * A shift that expired unpaid (a hosted checkout once its page no longer takes a pick): its payment session
+ * is canceled and, where an order was placed before payment and nothing was paid, the order is canceled so
+ * its stock is released (configurable).
  */
 export const cancelExpiredPayment: ShiftAction = async (container, row) => {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -46,5 +47,6 @@ export const cancelExpiredPayment: ShiftAction = async (container, row) => {
       ledger.order_id = orderId
     }
   }
-  return { ledger, history: "canceled" }
+  // A checkout's pick that ran out told nobody (its page took another): its payment's expiry is told now.
+  return { ledger, history: "canceled", ...(row.type === "checkout" ? { event: "crypto-swap.shift.expired" } : {}) }
 }

@@ -5,6 +5,7 @@ import { catalogueFor, providerRegistry, type RegisteredProvider } from "../../.
 import { recordPaymentShiftWorkflow } from "../../../workflows/record-payment-shift"
 import { syncShiftWorkflow } from "../../../workflows/sync-shift"
 import { decideLedgerRow } from "../../../lib/shift/ledger-fields"
+import { checkoutPickExpired } from "../../../lib/shift/sync-cadence"
 import { knownLedgerRow, sessionLedgerFilter } from "../../../lib/shift/session-ledger-row"
 import { paymentView } from "../../../lib/shift/payment-view"
 import { takesTopUp, topUpClosed } from "../../../lib/shift/underpayment"
@@ -95,11 +96,16 @@ export async function ledgerRowForSession(scope: MedusaContainer, session: Shopp
 }
 
 /**
- * Syncs a ledger row unless it is over or another sync read it less than `maxAgeMs` ago; answers whether
- * it is that fresh (false when the read failed or another sync held the shift).
+ * Syncs a ledger row unless it is over (a checkout whose pick ran out is not: its page takes another) or
+ * another sync read it less than `maxAgeMs` ago; answers whether it is that fresh (false when the read
+ * failed or another sync held the shift).
  */
-async function syncForPage(scope: MedusaContainer, row: { id: string; terminal: boolean; last_synced_at: Date | string | null }, maxAgeMs: number) {
-  if (row.terminal && row.last_synced_at) return true
+async function syncForPage(
+  scope: MedusaContainer,
+  row: Parameters<typeof checkoutPickExpired>[0] & { id: string; terminal: boolean; last_synced_at: Date | string | null },
+  maxAgeMs: number
+) {
+  if (row.terminal && row.last_synced_at && !checkoutPickExpired(row)) return true
   const { result, errors } = await syncShiftWorkflow(scope).run({
     input: { ledger_id: row.id, source: "storefront", lock_timeout: 0, fresh_since: new Date(Date.now() - maxAgeMs).toISOString() },
     throwOnError: false,
