@@ -482,6 +482,18 @@ medusaIntegrationTestRunner({
       return { ...payment, container, row }
     }
 
+    it("refuses a new payment on a cart whose crypto deposit is already on its way, before any shift is made for it", async () => {
+      const { session } = await settledShort(PROVIDERS.default)
+      await env.control.clearRequests()
+      // Medusa would make the new session's shift, then fail to delete the paid one (500): the service's shift wasted.
+      const answer = await failing(
+        api.post(`/store/payment-collections/${session.payment_collection_id}/payment-sessions`, { provider_id: PROVIDERS.default, data: { deposit_coin: "BTC", deposit_network: "bitcoin" } }, shop.headers)
+      )
+      expect(answer.status).toBe(400)
+      expect(answer.data.message).toMatch(/already on its way/)
+      expect(await env.control.requestsTo("POST", /^\/v2\/(quotes|shifts)/)).toEqual([])
+    })
+
     /** A short payment whose shopper paid a top-up's estimate, which the service now holds at `status`. */
     async function topUpArriving(status: string) {
       const short = await settledShort(PROVIDERS.default)

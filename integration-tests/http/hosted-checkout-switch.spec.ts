@@ -252,6 +252,10 @@ medusaIntegrationTestRunner({
       expect(told.map((message: any) => message.name)).not.toContain("crypto-swap.shift.expired")
       const page = async () => (await api.get(`/store/crypto-swap/payment-sessions/${session.id}?cart_id=${cart.id}`, shop.headers)).data.payment
       expect((await page()).next_step).toMatch(/Open the payment page to choose a coin/)
+      // Completing the cart meanwhile is answered as a payment still to make: Medusa's authorization would cancel the session.
+      const completion = await shop.complete(cart.id)
+      expect(completion).toMatchObject({ type: "cart", error: { message: expect.stringMatching(/Open the payment page to choose a coin/) } })
+      expect(await sessionStatus()).toBe("pending")
 
       // The payer picks a coin again on the open page and pays it: the store's page sees it at once, without a
       // tick; the order is placed and captured, once.

@@ -6,7 +6,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
-import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, reconcile } from "../helpers/ledger"
 import { waitFor } from "../helpers/wait-for"
 import { configureReconciliation, shippedReconcileDefaults } from "../helpers/reconcile-options"
 import { webhookUrl } from "../../src/lib/webhook-token"
@@ -192,6 +192,34 @@ medusaIntegrationTestRunner({
         await expectOwedBackUnpaid(container, cart.id, shiftId)
       }
     )
+
+    it("records the cancel of an order placed before payment whose expiry stopped before writing it, when the expiry runs again", async () => {
+      const container = getContainer()
+      const { cart, shiftId } = await paySession(PROVIDERS.beforePayment)
+      const placed = await shop.complete(cart.id)
+      expect(placed.type).toBe("order")
+      await reconcile(container)
+      const { id: rowId } = await ledgerRow(container, { shift_id: shiftId })
+      await env.control.advanceClock(16 * 60)
+      // The expiry cancels the order, and the process stops before the ledger records it.
+      const ledger = ledgerOf(container)
+      const update = ledger.updateSwapShifts.bind(ledger)
+      const lost = jest.spyOn(ledger, "updateSwapShifts").mockImplementation(((data: { id?: string }, ...rest: unknown[]) =>
+        data?.id === rowId && "order_canceled_at" in data ? Promise.reject(new Error(LOST_CONNECTION)) : (update as Function)(data, ...rest)) as never)
+      try {
+        await reconcile(container)
+      } finally {
+        lost.mockRestore()
+      }
+      const { data: [order] } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: ["status"], filters: { id: placed.order.id } })
+      expect(order.status).toBe("canceled")
+      expect((await ledgerRow(container, { id: rowId })).order_canceled_at).toBeNull()
+
+      // Run again, it finds the order canceled already and records it: a deposit after it is owed back, not lost.
+      await ledger.updateSwapShifts({ id: rowId, next_sync_at: new Date() })
+      await reconcile(container)
+      expect(await ledgerRow(container, { id: rowId })).toMatchObject({ order_canceled_at: expect.any(Date), canceled_at: expect.any(Date), order_id: placed.order.id })
+    })
 
     it("refunds via shift the deposit of a canceled order whose payment failed to authorize", async () => {
       const container = getContainer()

@@ -125,5 +125,23 @@ medusaIntegrationTestRunner({
       const other = shopperAt(api, store, "198.51.100.8", (answer) => answer)
       expect((await other.paySession((await other.cart()).collectionId, ZK_ETH)).status).toBe(200)
     })
+
+    it("counts an IPv6 shopper by their /64, and never a payment the shopper moved on from", async () => {
+      // The shifts earlier tests left open at the service run out (variable shifts live 7 days).
+      await env.control.advanceClock(7 * 24 * 60 * 60 + 60)
+      // Another address of the same /64 is the same shopper.
+      const home = shopperAt(api, store, "2001:db8:0:1::1", (answer) => answer)
+      expect((await home.paySession((await home.cart()).collectionId, ZK_ETH)).status).toBe(200)
+      const rotated = shopperAt(api, store, "2001:db8:0:1::2", (answer) => answer)
+      expect((await rotated.paySession((await rotated.cart()).collectionId, ZK_ETH)).status).toBe(400)
+
+      // A shopper who switched that cart to a fixed-rate coin (its variable shift still waits, to be canceled) pays
+      // another cart in a variable-rate coin.
+      const switcher = shopperAt(api, store, "198.51.100.9", (answer) => answer)
+      const first = await switcher.cart()
+      expect((await switcher.paySession(first.collectionId, ZK_ETH)).status).toBe(200)
+      expect((await switcher.paySession(first.collectionId, { deposit_coin: "BTC", deposit_network: "bitcoin" })).status).toBe(200)
+      expect((await switcher.paySession((await switcher.cart()).collectionId, ZK_ETH)).status).toBe(200)
+    })
   },
 })

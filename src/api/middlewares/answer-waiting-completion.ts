@@ -7,6 +7,7 @@ import { providerRegistry } from "../../lib/provider-registry"
 import { waitingMessage } from "../../lib/shift/waiting-message"
 import { english, shopperError, text } from "../../lib/i18n"
 import { givenBackToShopper } from "../../lib/shift/shift-actions"
+import { checkoutPickExpired } from "../../lib/shift/sync-cadence"
 import { sayTo } from "../shopper-language"
 import { currentPayment } from "../store/crypto-swap/shopper-session"
 import { knownLedgerRow } from "../../lib/shift/session-ledger-row"
@@ -58,11 +59,13 @@ export async function answerWaitingCompletion(req: MedusaRequest, res: MedusaRes
     // Read now (as Medusa's authorization would): a shopper who just sent the deposit is never told to wait by
     // an older read. Only this read may say "wait"; a ready payment, or one not readable now, is Medusa's to try.
     const { row, decision, current } = await currentPayment(req.scope, session, provider, cartId, 0)
-    if (!current || !NOT_YET.has(decision.session)) return next()
+    // A checkout whose pick ran out waits for the payer's next pick: Medusa's authorization would cancel its session.
+    const pickAgain = checkoutPickExpired(row)
+    if (!current || !(pickAgain || NOT_YET.has(decision.session))) return next()
     // A cart Medusa refuses for another reason (items, payment sessions, shipping) gets Medusa's own answer.
     const { errors } = await checkCartCompletableWorkflow(req.scope).run({ input: { cart_id: cartId }, throwOnError: false })
     if (errors?.length) return next()
-    const waiting = waitingMessage({ deposit_amount: row.deposit_amount, deposit_coin: row.deposit_coin }, decision)
+    const waiting = pickAgain ? text("view.next.choose_coin") : waitingMessage({ deposit_amount: row.deposit_amount, deposit_coin: row.deposit_coin }, decision)
     req.scope.resolve(ContainerRegistrationKeys.LOGGER).debug(`crypto-swap: cart ${cartId} not completed yet: ${english(waiting)}`)
     const { remoteQueryConfig } = await prepareRetrieveQuery({}, { defaults: defaultStoreCartFields }, req)
     res.status(200).json({

@@ -1,5 +1,5 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { catalogueFor, providerRegistry } from "../../lib/provider-registry"
 import { toDecimalString } from "../../lib/money"
 import { toMedusaError } from "../../lib/to-medusa-error"
@@ -7,11 +7,14 @@ import { planShift } from "../../lib/shift/shift-plan"
 import { parseStorefrontInput, storefrontChoiceSchema } from "../../lib/shift/storefront-input"
 import { assertVariableShiftRoom } from "../../workflows/steps/variable-pool"
 import { requestedCollection } from "./requested-collection"
+import { depositSeenWithoutAsking } from "../../lib/shift/shift-actions"
+import { shopperError, text } from "../../lib/i18n"
 import { shopperIp } from "./attach-customer-ip"
 
 /**
- * Refuses payment session `data` the provider would refuse, and a variable-rate payment the account has
- * no room for (`variablePool`), before Medusa's workflow runs. That
+ * Refuses payment session `data` the provider would refuse, a new payment on a collection whose crypto
+ * deposit is already on its way, and a variable-rate payment the account has no room for (`variablePool`),
+ * before Medusa's workflow runs. That
  * workflow stores the data before the provider sees it (a NUL byte is then a database error, a 500)
  * and deletes the collection's current session alongside: when the new one is refused, the old one
  * cannot be recreated from its stored data, so a shopper's waiting payment would be lost to a bad request.
@@ -23,8 +26,13 @@ export async function checkSessionData(req: MedusaRequest, _res: MedusaResponse,
   if (!provider) return next()
   try {
     const input = parseStorefrontInput(storefrontChoiceSchema, body!.data)
+    const collection = await requestedCollection(req)
+    // Medusa would make the new session (and its shift at the service), then fail to delete the paid one,
+    // which the provider refuses while its deposit is on its way: a wasted shift and a 500.
+    if (collection?.payment_sessions?.some((session) => registry.has(session.provider_id) && depositSeenWithoutAsking(session.data))) {
+      throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.deposit_on_its_way"))
+    }
     if (provider.options.mode !== "checkout") {
-      const collection = await requestedCollection(req)
       // An unknown collection or an unconfigured currency is Medusa's and the provider's to answer.
       const settlement = collection ? provider.options.settlement[collection.currency_code.toLowerCase()] : undefined
       const plan = settlement && collection ? planShift(await catalogueFor(provider).get(), settlement, input, toDecimalString(collection.amount)) : undefined

@@ -202,6 +202,16 @@ const TERMINAL = new Set(["settled", "refunded", "expired"])
 /** Statuses in which the shopper's deposit has reached the service and has not been sent back. */
 export const DEPOSIT_SEEN_STATUSES: ReadonlySet<string> = new Set(["pending", "processing", "review", "settling", "settled", "multiple"])
 
+/**
+ * A payment session whose data says a deposit is on its way, which the provider's deletePayment refuses
+ * without asking the service: one deposit the ledger saw (several may all be going back since), not money
+ * given back to the shopper.
+ */
+export function depositSeenWithoutAsking(data: Record<string, unknown> | null | undefined): boolean {
+  const status = typeof data?.status === "string" ? data.status : ""
+  return DEPOSIT_SEEN_STATUSES.has(status) && status !== "multiple" && data?.given_back !== true
+}
+
 /** How many deposits reached a shift and were not sent back; a re-sweep of one (EVM) is the same deposit. */
 export function depositsKept(shift: { status: string; deposits?: ShiftDepositLike[] | null }): number {
   if (shift.status === "multiple") return distinctDeposits(shift).filter((deposit) => DEPOSIT_SEEN_STATUSES.has(deposit.status)).length
@@ -306,10 +316,16 @@ export function planShiftActions(
   // A refund paid short is the merchant's to finish, not a shopper's underpayment.
   const stageEvent = row.kind === "refund" && decision.stage === "underpaid" ? "refund_short" : decision.stage
   // A hosted checkout's page takes another pick until the payment is made: a pick that ran out ends nothing
-  // (its session stays open for the next one). Its payment's expiry is told by the cancel that ends it, once.
-  const pickExpired = checkoutPickExpired({ ...row, status: decision.stage, type: row.type ?? null }, now)
-  const toldByCancel = decision.stage === "expired" && row.type === "checkout"
-  const events: string[] = changed && !toldByCancel ? [`crypto-swap.shift.${stageEvent}`] : []
+  // (its session stays open for the next one), unless the shopper moved on (the session is gone).
+  const pickExpired = !row.session_gone && checkoutPickExpired({ ...row, status: decision.stage, type: row.type ?? null }, now)
+  // Its payment expires when the page no longer takes a pick, often long after its last pick did (no change
+  // then): told once, with the flag written in the same update as the event's outbox.
+  const checkoutExpiry = decision.stage === "expired" && row.type === "checkout"
+  const events: string[] = changed && !checkoutExpiry ? [`crypto-swap.shift.${stageEvent}`] : []
+  if (checkoutExpiry && !pickExpired && !flags.expiry_told) {
+    events.push("crypto-swap.shift.expired")
+    flags.expiry_told = true
+  }
   // Only one shift of a checkout pays its order: a deposit sent to another one (paid twice, or paid
   // and refunded before the payer picked again) is listed for the merchant to check, never ignored.
   const otherPaid = row.other_paid_shifts ?? []

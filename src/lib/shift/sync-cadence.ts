@@ -145,10 +145,17 @@ export function checkoutPayableUntil(row: { type: string | null; kind: string | 
  * over. Nothing ends it, nobody is told it expired, and the shopper's page reads it and says to pick again.
  */
 export function checkoutPickExpired(
-  row: { status: string; type: string | null; kind?: string | null; captured_at?: Date | string | null; created_at?: Date | string | null },
+  row: {
+    status: string
+    type: string | null
+    kind?: string | null
+    captured_at?: Date | string | null
+    created_at?: Date | string | null
+    canceled_at?: Date | string | null
+  },
   now = new Date()
 ): boolean {
-  if (row.status !== "expired") return false
+  if (row.status !== "expired" || row.canceled_at) return false
   const until = checkoutPayableUntil({ ...row, kind: row.kind ?? null, created_at: row.created_at ?? null })
   return until !== null && until > now
 }

@@ -34,7 +34,7 @@ import {
 import { createSwapClient } from "../../lib/provider-registry"
 import { checkoutOrigin, signedRedirect } from "../../lib/checkout-redirect"
 import { compareDecimals, toDecimalString } from "../../lib/money"
-import { DEPOSIT_SEEN_STATUSES, depositsKept } from "../../lib/shift/shift-actions"
+import { DEPOSIT_SEEN_STATUSES, depositSeenWithoutAsking, depositsKept } from "../../lib/shift/shift-actions"
 import { followedShift } from "../../lib/shift/followed-shift"
 import { resultWithin } from "../../lib/concurrency"
 import { toMedusaError } from "../../lib/to-medusa-error"
@@ -177,7 +177,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     // A deposit the ledger saw is refused without asking, unless several arrived (`multiple`): those may all
     // be going back since. Without an answer, the status the ledger last mirrored decides.
     const seen = DEPOSIT_SEEN_STATUSES.has(current.status)
-    const shift = seen && current.status !== "multiple" ? undefined : await this.shiftBeforeDeletion(data, current.session_id)
+    const shift = depositSeenWithoutAsking(data) ? undefined : await this.shiftBeforeDeletion(data, current.session_id)
     if (shift ? depositsKept(shift) > 0 : seen) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,

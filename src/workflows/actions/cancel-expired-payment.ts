@@ -40,13 +40,12 @@ export const cancelExpiredPayment: ShiftAction = async (container, row) => {
       const {
         data: [order],
       } = await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderId } })
-      if (order && order.status !== "canceled") {
-        await cancelOrderWorkflow(container).run({ input: { order_id: orderId } })
-        ledger.order_canceled_at = new Date()
-      }
+      if (order && order.status !== "canceled") await cancelOrderWorkflow(container).run({ input: { order_id: orderId } })
+      // Canceled now, or by a run that stopped before recording it (the order-canceled subscriber skips a
+      // canceled session): a deposit after it is owed back, never paid_without_session.
+      if (order) ledger.order_canceled_at = row.order_canceled_at ?? new Date()
       ledger.order_id = orderId
     }
   }
-  // A checkout's pick that ran out told nobody (its page took another): its payment's expiry is told now.
-  return { ledger, history: "canceled", ...(row.type === "checkout" ? { event: "crypto-swap.shift.expired" } : {}) }
+  return { ledger, history: "canceled" }
 }

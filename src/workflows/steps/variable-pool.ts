@@ -3,15 +3,18 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { registeredProviders, type RegisteredProvider } from "../../lib/provider-registry"
 import { shopperError, text } from "../../lib/i18n"
+import { shopperKey } from "../../lib/admission/budgets"
+import { goneSessions } from "../../lib/gone-sessions"
 
 /**
  * Refuses a new variable-rate payment shift when the account's open variable shifts (every provider on
  * the same account, payments, top-ups and refunds alike) leave no room beside the share kept for refunds
  * (`variablePool`): a refund in a coin paid back at a variable rate can always be made. Counted in the
  * ledger, so it costs the service nothing; the service's own 403 stays the last word for a race.
- * With `shopper` (a new payment, not a top-up of one), also when that shopper's IP already holds
- * `variablePool.perShopper` unpaid variable payments in other carts: one shopper opening carts and keeping
- * their pages open would otherwise hold the whole pool, and every other shopper's variable-rate coin.
+ * With `shopper` (a new payment, not a top-up of one), also when that shopper (their IP, an IPv6 one by its
+ * /64 as admission counts it) already holds `variablePool.perShopper` unpaid variable payments in other carts:
+ * one shopper opening carts and keeping their pages open would otherwise hold the whole pool, and every other
+ * shopper's variable-rate coin. A payment the shopper moved on from (its session replaced) is not theirs to pay.
  */
 export async function assertVariableShiftRoom(
   container: MedusaContainer,
@@ -24,12 +27,16 @@ export async function assertVariableShiftRoom(
     .map((other) => other.providerId)
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   if (shopper) {
+    // As many as the pool can hold: the account's open variable shifts are few.
     const waiting = await ledger.listSwapShifts(
-      { kind: "payment", type: "variable", status: "waiting", customer_ip: shopper.ip, provider_id: sameAccount },
-      { select: ["payment_collection_id"], take: 100 }
+      { kind: "payment", type: "variable", status: "waiting", canceled_at: null, provider_id: sameAccount },
+      { select: ["payment_collection_id", "payment_session_id", "customer_ip"], take: limit }
     )
+    const key = shopperKey(shopper.ip)
     // The cart being paid may start its payment again (another coin, another refund address).
-    const elsewhere = new Set(waiting.map((row) => row.payment_collection_id).filter((id) => id && id !== shopper.collectionId))
+    const theirs = waiting.filter((row) => row.payment_collection_id !== shopper.collectionId && row.customer_ip && shopperKey(row.customer_ip) === key)
+    const gone = await goneSessions(container, theirs.map((row) => row.payment_session_id).filter((id): id is string => Boolean(id)))
+    const elsewhere = new Set(theirs.filter((row) => !gone.has(row.payment_session_id ?? "")).map((row) => row.payment_collection_id))
     if (elsewhere.size >= perShopper) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("refusal.variable_pool_shopper"))
   }
   const [, open] = await ledger.listAndCountSwapShifts({ type: "variable", terminal: false, provider_id: sameAccount }, { select: ["id"], take: 1 })

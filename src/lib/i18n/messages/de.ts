@@ -92,6 +92,8 @@ export const de: Messages = {
   "store.currency_not_set_up": "Kryptozahlungen sind für {currency} nicht eingerichtet",
   "store.currency_no_wallet": "Kryptozahlungen sind für {currency} nicht eingerichtet: Der Shop hat für diese Währung keine Empfangs-Wallet.",
   "store.unavailable": "Kryptozahlungen sind nicht verfügbar",
+  "store.deposit_on_its_way":
+    "Für diesen Warenkorb ist bereits eine Krypto-Einzahlung unterwegs: Die Zahlung kann erst geändert werden, wenn sie abgeschlossen ist. Den Rest einer zu geringen Zahlung zahlen Sie über deren Zahlungsseite.",
   "store.payment_being_refunded": "Diese Kryptozahlung wird erstattet und kann diese Bestellung daher nicht mehr abschließen. Bitte starten Sie eine neue Zahlung.",
   "store.temporarily_unavailable": "Kryptozahlungen sind vorübergehend nicht verfügbar; bitte versuchen Sie es später erneut.",
   "store.invalid_details": "Ungültige Angaben zur Kryptozahlung: {issues}",

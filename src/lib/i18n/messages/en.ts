@@ -94,6 +94,8 @@ export const en = {
   "store.currency_not_set_up": "Crypto payments are not set up for {currency}",
   "store.currency_no_wallet": "Crypto payments are not set up for {currency}: the store has no settlement wallet for this currency.",
   "store.unavailable": "Crypto payments are not available",
+  "store.deposit_on_its_way":
+    "A crypto deposit for this cart is already on its way: the payment can't be changed until it completes. To pay the rest of a short payment, use its payment page.",
   "store.payment_being_refunded": "This crypto payment is being refunded, so it can no longer place this order. Please start a new payment.",
   "store.temporarily_unavailable": "Crypto payments are temporarily unavailable; please try again later.",
   "store.invalid_details": "Invalid crypto payment details: {issues}",

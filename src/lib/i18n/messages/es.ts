@@ -92,6 +92,8 @@ export const es: Messages = {
   "store.currency_not_set_up": "Los pagos con criptomonedas no están configurados para {currency}",
   "store.currency_no_wallet": "Los pagos con criptomonedas no están configurados para {currency}: la tienda no tiene un monedero de liquidación para esta moneda.",
   "store.unavailable": "Los pagos con criptomonedas no están disponibles",
+  "store.deposit_on_its_way":
+    "Ya hay un depósito en criptomonedas en camino para este carrito: el pago no se puede cambiar hasta que se complete. Para pagar el resto de un pago insuficiente, use su página de pago.",
   "store.payment_being_refunded": "Este pago con criptomonedas se está reembolsando, por lo que ya no puede completar este pedido. Inicie un nuevo pago.",
   "store.temporarily_unavailable": "Los pagos con criptomonedas no están disponibles temporalmente; vuelva a intentarlo más tarde.",
   "store.invalid_details": "Datos del pago con criptomonedas no válidos: {issues}",

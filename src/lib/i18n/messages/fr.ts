@@ -92,6 +92,8 @@ export const fr: Messages = {
   "store.currency_not_set_up": "Les paiements en crypto ne sont pas configurés pour {currency}",
   "store.currency_no_wallet": "Les paiements en crypto ne sont pas configurés pour {currency} : la boutique n’a pas de portefeuille de réception pour cette devise.",
   "store.unavailable": "Les paiements en crypto ne sont pas disponibles",
+  "store.deposit_on_its_way":
+    "Un dépôt en crypto pour ce panier est déjà en route : le paiement ne peut pas être modifié avant qu'il soit terminé. Pour payer le reste d'un paiement insuffisant, utilisez sa page de paiement.",
   "store.payment_being_refunded": "Ce paiement en crypto est en cours de remboursement et ne peut donc plus valider cette commande. Veuillez effectuer un nouveau paiement.",
   "store.temporarily_unavailable": "Les paiements en crypto sont temporairement indisponibles ; veuillez réessayer plus tard.",
   "store.invalid_details": "Détails du paiement en crypto non valides : {issues}",

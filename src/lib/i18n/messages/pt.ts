@@ -92,6 +92,8 @@ export const pt: Messages = {
   "store.currency_not_set_up": "Pagamentos em cripto não estão configurados para {currency}",
   "store.currency_no_wallet": "Pagamentos em cripto não estão configurados para {currency}: a loja não tem uma carteira de recebimento para esta moeda.",
   "store.unavailable": "Pagamentos em cripto não estão disponíveis",
+  "store.deposit_on_its_way":
+    "Já há um depósito em cripto a caminho para este carrinho: o pagamento não pode ser alterado até que seja concluído. Para pagar o restante de um pagamento insuficiente, use a página de pagamento dele.",
   "store.payment_being_refunded": "Este pagamento em cripto está sendo reembolsado e não pode mais concluir este pedido. Inicie um novo pagamento.",
   "store.temporarily_unavailable": "Pagamentos em cripto estão temporariamente indisponíveis; tente novamente mais tarde.",
   "store.invalid_details": "Dados do pagamento em cripto inválidos: {issues}",

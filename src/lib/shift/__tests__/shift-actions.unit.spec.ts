@@ -38,9 +38,12 @@ describe("planShiftActions", () => {
   it("ends nothing when a hosted checkout's pick expires while its page still takes another, and tells nobody", () => {
     const checkout = { type: "checkout", created_at: new Date(Date.now() - 60 * 60 * 1000) }
     expect(plan(checkout, { status: "expired" })).toMatchObject({ cancelExpired: false, events: [] })
-    // Once the page no longer takes one, the payment ends (the cancel tells its expiry, once), whenever its pick ran out.
+    // Once the page no longer takes one, the payment ends and its expiry is told once, whenever its pick ran out.
     const closed = { type: "checkout", created_at: new Date(Date.now() - 31 * 24 * 60 * 60 * 1000) }
-    expect(plan(closed, { status: "expired" }, false)).toMatchObject({ cancelExpired: true, events: [] })
+    expect(plan(closed, { status: "expired" }, false)).toMatchObject({ cancelExpired: true, events: ["crypto-swap.shift.expired"], flags: { expiry_told: true } })
+    expect(plan({ ...closed, flags: { expiry_told: true } }, { status: "expired" }, false).events).toEqual([])
+    // So does one whose shopper moved on (the session is gone): at once.
+    expect(plan({ ...checkout, session_gone: true }, { status: "expired" })).toMatchObject({ cancelExpired: true, events: ["crypto-swap.shift.expired"] })
   })
 
   it("cancels an authorized payment whose deposit was refunded, and flags it", () => {
