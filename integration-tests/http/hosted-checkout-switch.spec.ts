@@ -256,6 +256,9 @@ medusaIntegrationTestRunner({
       const completion = await shop.complete(cart.id)
       expect(completion).toMatchObject({ type: "cart", error: { message: expect.stringMatching(/Open the payment page to choose a coin/) } })
       expect(await sessionStatus()).toBe("pending")
+      // Nor does Medusa's own authorization, whichever route asks for it (a store placing orders before payment, a busy page).
+      await expect(container.resolve(Modules.PAYMENT).authorizePaymentSession(session.id, {})).rejects.toThrow(/Open the payment page to choose a coin/)
+      expect(await sessionStatus()).toBe("pending")
 
       // The payer picks a coin again on the open page and pays it: the store's page sees it at once, without a
       // tick; the order is placed and captured, once.

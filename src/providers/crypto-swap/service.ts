@@ -111,6 +111,11 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   async authorizePayment({ data }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     this.refuseGivenBack(data)
     const { decision, data: refreshed } = await this.refresh(data, "checking the payment", { fromSync: true })
+    // A checkout's page takes another pick after one ran out: Medusa would cancel the session on "canceled", and
+    // the next pick's money would have no payment to go to. The ledger ends the payment when the page no longer takes one.
+    if (refreshed.mode === "checkout" && decision.stage === "expired") {
+      throw shopperError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, text("view.next.choose_coin"))
+    }
     if (
       decision.session === PaymentSessionStatus.PENDING ||
       decision.session === PaymentSessionStatus.REQUIRES_MORE
