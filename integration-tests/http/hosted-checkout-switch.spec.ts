@@ -235,6 +235,27 @@ medusaIntegrationTestRunner({
       expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ refund_address: null, flags: expect.objectContaining({ address_needed: true }) })
     })
 
+    it("keeps a checkout's payment open when its pick's deposit is sent back, and places the order when the payer picks again and pays", async () => {
+      const { container, cart, session, checkoutId, first } = await checkoutWithFirstCoin()
+      // Too little for the pick's fixed amount: the service sends it back.
+      await env.control.deposit(first.id, { amount: "0.00001" })
+      await reconcile(container)
+      expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ shift_id: first.id, status: "refund" })
+      const sessionStatus = async () =>
+        (await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "payment_session", fields: ["status"], filters: { id: session.id } })).data[0].status
+      // Completing the cart meanwhile leaves the session open: Medusa would mark it in error, and the next pick could place no order.
+      await shop.complete(cart.id).catch(() => undefined)
+      expect(await sessionStatus()).toBe("pending")
+
+      const again = await env.control.payCheckout(checkoutId, "BTC", "bitcoin")
+      await env.control.deposit(again.id)
+      await env.control.walk(again.id, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+      const order = await orderWithPayments(container, cart.id)
+      expect(order?.payments.map((payment: any) => payment.captures.length)).toEqual([1])
+    })
+
     it("keeps a checkout's payment open when the coin its payer picked expires, and places the order when they pick again and pay", async () => {
       const { container, cart, session, checkoutId } = await checkoutWithFirstCoin()
       const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")

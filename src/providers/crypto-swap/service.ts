@@ -111,9 +111,10 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   async authorizePayment({ data }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     this.refuseGivenBack(data)
     const { decision, data: refreshed } = await this.refresh(data, "checking the payment", { fromSync: true })
-    // A checkout's page takes another pick after one ran out: Medusa would cancel the session on "canceled", and
-    // the next pick's money would have no payment to go to. The ledger ends the payment when the page no longer takes one.
-    if (refreshed.mode === "checkout" && decision.stage === "expired") {
+    // A checkout's page takes another pick after one ran out or was sent back: Medusa would cancel the session on
+    // "canceled" (or mark it in error), and the next pick's money would have no payment to go to or no order to
+    // place. The ledger ends the payment when the page no longer takes one.
+    if (refreshed.mode === "checkout" && (decision.session === PaymentSessionStatus.CANCELED || decision.session === PaymentSessionStatus.ERROR)) {
       throw shopperError(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, text("view.next.choose_coin"))
     }
     if (
