@@ -36,3 +36,13 @@ export function trackSubscribers(container: MedusaContainer) {
     idle: () => waitFor("the event subscribers still running to finish", () => running, (count) => count === 0),
   }
 }
+
+/** What the app emitted, through a spy on its event bus's emit (which takes one message or several). */
+export function emittedMessages(emitted: jest.SpyInstance): Array<{ name: string; data: any }> {
+  return emitted.mock.calls.flatMap(([messages]) => (Array.isArray(messages) ? messages : [messages]))
+}
+
+/** The events of one name the app emitted, through a spy on its event bus. */
+export function emittedNamed(emitted: jest.SpyInstance, name: string) {
+  return emittedMessages(emitted).filter((message) => message.name === name)
+}

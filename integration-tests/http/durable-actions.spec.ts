@@ -6,6 +6,7 @@ import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, placedOnConfirmedDeposit, reconcile, syncLosingActionRecords } from "../helpers/ledger"
 import { waitFor } from "../helpers/wait-for"
+import { emittedNamed } from "../helpers/events"
 import { syncShiftWorkflow } from "../../src/workflows/sync-shift"
 
 jest.setTimeout(240_000)
@@ -42,13 +43,6 @@ medusaIntegrationTestRunner({
       const container = getContainer()
       const { cart, shiftId, order } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
       return { container, cart, shiftId, placed: order }
-    }
-
-    /** The events of one name the app emitted, through a spy on its event bus. */
-    function emittedNamed(emitted: jest.SpyInstance, name: string) {
-      return emitted.mock.calls
-        .flatMap(([messages]) => (Array.isArray(messages) ? messages : [messages]))
-        .filter((message: { name: string }) => message.name === name)
     }
 
     it("keeps the observation when an action fails, backs off visibly, and asks for attention after the configured attempts", async () => {

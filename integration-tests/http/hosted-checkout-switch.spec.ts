@@ -6,6 +6,7 @@ import { createStoreFixture, PROVIDERS } from "../helpers/store-fixtures"
 import { storefront } from "../helpers/storefront"
 import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
 import { waitFor } from "../helpers/wait-for"
+import { emittedMessages } from "../helpers/events"
 import { configureReconciliation, shippedReconcileDefaults } from "../helpers/reconcile-options"
 import { adminHeaders } from "../helpers/admin"
 
@@ -241,11 +242,9 @@ medusaIntegrationTestRunner({
       await env.control.deposit(first.id, { amount: "0.00001" })
       await reconcile(container)
       expect(await ledgerRow(container, { checkout_id: checkoutId })).toMatchObject({ shift_id: first.id, status: "refund" })
-      const sessionStatus = async () =>
-        (await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "payment_session", fields: ["status"], filters: { id: session.id } })).data[0].status
       // Completing the cart meanwhile leaves the session open: Medusa would mark it in error, and the next pick could place no order.
       await shop.complete(cart.id).catch(() => undefined)
-      expect(await sessionStatus()).toBe("pending")
+      expect(await sessionStatus(container, session.id)).toBe("pending")
 
       const again = await env.control.payCheckout(checkoutId, "BTC", "bitcoin")
       await env.control.deposit(again.id)
@@ -265,21 +264,19 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       const row = await ledgerRow(container, { checkout_id: checkoutId })
       expect(row).toMatchObject({ status: "expired", canceled_at: null })
-      const sessionStatus = async () =>
-        (await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "payment_session", fields: ["status"], filters: { id: session.id } })).data[0].status
-      expect(await sessionStatus()).toBe("pending")
+      expect(await sessionStatus(container, session.id)).toBe("pending")
       // Nobody is told the payment expired: its page still takes one, and the store's page says to pick again.
-      const told = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.data?.id === row.id)
+      const told = emittedMessages(emitted).filter((message) => message.data?.id === row.id)
       expect(told.map((message: any) => message.name)).not.toContain("crypto-swap.shift.expired")
       const page = async () => (await api.get(`/store/crypto-swap/payment-sessions/${session.id}?cart_id=${cart.id}`, shop.headers)).data.payment
       expect((await page()).next_step).toMatch(/Open the payment page to choose a coin/)
       // Completing the cart meanwhile is answered as a payment still to make: Medusa's authorization would cancel the session.
       const completion = await shop.complete(cart.id)
       expect(completion).toMatchObject({ type: "cart", error: { message: expect.stringMatching(/Open the payment page to choose a coin/) } })
-      expect(await sessionStatus()).toBe("pending")
+      expect(await sessionStatus(container, session.id)).toBe("pending")
       // Nor does Medusa's own authorization, whichever route asks for it (a store placing orders before payment, a busy page).
       await expect(container.resolve(Modules.PAYMENT).authorizePaymentSession(session.id, {})).rejects.toThrow(/Open the payment page to choose a coin/)
-      expect(await sessionStatus()).toBe("pending")
+      expect(await sessionStatus(container, session.id)).toBe("pending")
 
       // The payer picks a coin again on the open page and pays it: the store's page sees it at once, without a
       // tick; the order is placed and captured, once.

@@ -13,6 +13,7 @@ import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/sto
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { waitFor } from "../helpers/wait-for"
+import { emittedMessages, emittedNamed } from "../helpers/events"
 import { configureReconciliation } from "../helpers/reconcile-options"
 import { providerRegistry } from "../../src/lib/provider-registry"
 import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, paidOrder, placedOnConfirmedDeposit, reconcile, syncLosingActionRecords } from "../helpers/ledger"
@@ -158,7 +159,7 @@ medusaIntegrationTestRunner({
       await api.post(`/admin/orders/${order.id}/cancel`, {}, admin)
       const [medusaRefund] = await medusaRefunds(container, payment.id)
       expect(medusaRefund).toBeDefined()
-      expect(emitted.mock.calls.flatMap(([messages]) => [messages].flat()).map((message: any) => message.name)).not.toContain("payment.refunded")
+      expect(emittedMessages(emitted).map((message) => message.name)).not.toContain("payment.refunded")
 
       await reconcile(container)
       await reconcile(container)
@@ -676,7 +677,7 @@ medusaIntegrationTestRunner({
       expect(cut).toMatchObject({ status: "creating", shift_id: null })
       const creation = async () => (await ledgerOf(container).listSwapShiftActions({ swap_shift_id: cut.id, kind: "create_refund_shift" }))[0]
       expect(await creation()).toMatchObject({ state: "attention", last_error: expect.stringContaining("may have made it") })
-      const attention = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.attention")
+      const attention = emittedNamed(emitted, "crypto-swap.shift.attention")
       expect(attention).toEqual([
         expect.objectContaining({
           data: expect.objectContaining({ id: cut.id, action: "create_refund_shift", reason: "needs_admin", error: expect.stringContaining("may have made it") }),
@@ -756,7 +757,7 @@ medusaIntegrationTestRunner({
         const { data: listed } = await api.get(`/admin/crypto-swap/payments?attention=refund_cost_asked`, admin)
         expect(listed.payments.map((line: { id: string }) => line.id)).toEqual([held.id])
         // A subscriber that tells the merchant can say it is a cost to approve, and how much, without reading the ledger.
-        const told = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.attention")
+        const told = emittedNamed(emitted, "crypto-swap.shift.attention")
         expect(told.map((message: any) => message.data)).toEqual([
           expect.objectContaining({ id: held.id, action: "create_refund_shift", reason: "refund_cost_asked", error: expect.stringContaining(cost) }),
         ])
@@ -823,7 +824,7 @@ medusaIntegrationTestRunner({
       env.sandbox.addFault({ method: "GET", path: "/v2/shifts", status: 200, body: JSON.stringify([unpriced]), times: 1 })
       const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
       const refundedEvents = () =>
-        emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.refunded" && message.data.id === row.id)
+        emittedNamed(emitted, "crypto-swap.shift.refunded").filter((message) => message.data.id === row.id)
       await reconcile(container)
       const unjudged = await ledgerRow(container, { id: row.id })
       expect(unjudged.status).toBe("settled")
@@ -952,7 +953,7 @@ medusaIntegrationTestRunner({
       expect(listed.payments.map((line: any) => line.id)).toEqual([row.id])
       await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
       expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice).toBe("settled")
-      const told = emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.refund_paid_twice")
+      const told = emittedNamed(emitted, "crypto-swap.shift.refund_paid_twice")
       expect(told).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: row.id }) })])
 
       // The merchant got it back from the shopper: resolved, it leaves the list for good, and only once.
@@ -965,7 +966,7 @@ medusaIntegrationTestRunner({
       env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(settled), times: 1 })
       await api.post(`/admin/crypto-swap/shifts/${row.id}/sync`, {}, admin)
       expect((await ledgerRow(container, { id: row.id })).flags?.paid_twice_resolved).toBeTruthy()
-      expect(emitted.mock.calls.flatMap(([messages]) => [messages].flat()).filter((message: any) => message.name === "crypto-swap.shift.refund_paid_twice")).toHaveLength(1)
+      expect(emittedNamed(emitted, "crypto-swap.shift.refund_paid_twice")).toHaveLength(1)
       expect((await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/resolve-paid-twice`, {}, admin))).status).toBe(400)
       const hostile = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/resolve-paid-twice`, { note: "x".repeat(600) }, admin))
       expect(hostile.status).toBe(400)
