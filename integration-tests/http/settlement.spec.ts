@@ -432,6 +432,36 @@ medusaIntegrationTestRunner({
       expect(await orderWithPayments(container, cart.id)).toBeUndefined()
     })
 
+    it("copies a payment's status into its session again after a copy that failed, so a cart whose deposit went back can change", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await paySession(PROVIDERS.default, { ...BTC, refund_address: BTC_REFUND })
+      await env.control.deposit(shiftId)
+      await reconcile(container)
+      const payments = container.resolve(Modules.PAYMENT)
+      const sessionData = async () => (await payments.listPaymentSessions({ id: session.id }))[0].data
+      expect((await sessionData()).status).toBe("pending")
+
+      // The service sends the deposit back; the copy of that into the session is lost (a dropped connection, a crash).
+      await env.control.setStatus(shiftId, "refund", "refund required")
+      await env.control.walk(shiftId, ["refunding", "refunded"])
+      const update = payments.updatePaymentSession.bind(payments)
+      const lost = jest.spyOn(payments, "updatePaymentSession").mockImplementation(async (data) => {
+        if (data.data?.status === "refunded") throw new Error(LOST_CONNECTION)
+        return update(data)
+      })
+      await reconcile(container)
+      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ status: "refunded", last_error: expect.stringContaining(LOST_CONNECTION) })
+      expect((await sessionData()).status).toBe("pending")
+
+      lost.mockRestore()
+      await reconcile(container)
+      expect((await sessionData()).status).toBe("refunded")
+      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ status: "refunded", last_error: null, sync_failures: 0 })
+      // The money went back: the cart is the shopper's again, for a new payment.
+      const { session: next } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      expect(next.id).not.toBe(session.id)
+    })
+
     it("decides a shift with several deposits from deposits[]: the first valid one pays, the extra is refunded", async () => {
       const container = getContainer()
       const { cart, shiftId } = await paySession(PROVIDERS.default, { ...BTC, refund_address: BTC_REFUND })

@@ -6,7 +6,7 @@ import { providerById } from "../../lib/provider-registry"
 import { decideShift, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { goneSessions } from "../../lib/gone-sessions"
 import { awaitsOrderDecision, hasActions, hasPromptActions, isTerminal, planMarkedRefund, planRefundShift, planSettings, planShiftActions, planWithoutShift, type ShiftActionPlan } from "../../lib/shift/shift-actions"
-import { checkoutPayableUntil, nextSyncAt, rowSyncAt } from "../../lib/shift/sync-cadence"
+import { checkoutPayableUntil, nextSyncAt, retryAt, rowSyncAt } from "../../lib/shift/sync-cadence"
 import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
@@ -45,7 +45,7 @@ const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedS
 })
 
 /**
- * Copies a new status into the payment session's data, which the storefront shows and the provider
+ * Copies the shift's status into the payment session's data, which the storefront shows and the provider
  * reads where it may not call the service (deleting a session refuses once a deposit was seen).
  */
 async function mirrorStatus(container: MedusaContainer, sessionId: string, shift: { status: string; issue?: string | null }) {
@@ -54,19 +54,39 @@ async function mirrorStatus(container: MedusaContainer, sessionId: string, shift
     data: [session],
   } = await query.graph({ entity: "payment_session", fields: ["id", "amount", "currency_code", "data", "status"], filters: { id: sessionId } })
   if (!session || session.status === PaymentSessionStatus.CANCELED) return
+  const data = session.data ?? {}
+  if (data.status === shift.status && (data.issue ?? null) === (shift.issue ?? null)) return
+  await container.resolve(Modules.PAYMENT).updatePaymentSession({
+    id: session.id,
+    amount: session.amount,
+    currency_code: session.currency_code,
+    data: { ...data, status: shift.status, issue: shift.issue ?? undefined },
+  })
+}
+
+/**
+ * Copies the status and clears the row's pending copy; a failed copy is the sync's failure, backing off and
+ * shown to the merchant like a failed read, and made again by the next sync.
+ */
+async function mirrorStatusOnce(
+  container: MedusaContainer,
+  row: { id: string; payment_session_id: string | null; sync_failures: number },
+  shift: { status: string; issue?: string | null },
+  flags: Record<string, unknown>,
+  cadence: Parameters<typeof retryAt>[1],
+  now: Date
+): Promise<string | undefined> {
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   try {
-    await container.resolve(Modules.PAYMENT).updatePaymentSession({
-      id: session.id,
-      amount: session.amount,
-      currency_code: session.currency_code,
-      data: { ...(session.data ?? {}), status: shift.status, issue: shift.issue ?? undefined },
-    })
-  } catch (error) {
-    // The ledger holds the truth; a stale mirror only shows an older status until the next change.
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .warn(`crypto-swap: could not mirror status ${shift.status} into payment session ${sessionId}: ${(error as Error).message}`)
+    await mirrorStatus(container, row.payment_session_id!, shift)
+  } catch (failure) {
+    const error = `could not copy status ${shift.status} into payment session ${row.payment_session_id}: ${(failure as Error).message}`
+    const failures = row.sync_failures + 1
+    await ledger.updateSwapShifts({ id: row.id, sync_failures: failures, last_error: error, next_sync_at: retryAt(failures, cadence, now) })
+    return error
   }
+  await ledger.updateSwapShifts({ id: row.id, flags: { ...flags, mirror_pending: null } })
+  return undefined
 }
 
 /**
@@ -179,6 +199,10 @@ export const recordShiftObservationStep = createStep(
       now
     )
     const actionPending = hasPromptActions(plan)
+    // The session's data follows its payment's own shift, never a top-up's. Pending from the ledger's write of the
+    // status until copied: a copy lost (a failed write, a crash between the two) is made by the next sync, or a
+    // stale deposit-seen status would refuse the cart's change for good.
+    const mirrorDue = row.kind === "payment" && Boolean(row.payment_session_id) && (changed || row.flags?.mirror_pending === true)
     // The ledger merges JSON columns on update: the shift followed before would leave what the new one lacks
     // in the snapshot (its refund address, which refuses an admin's address for the new one).
     if (switched) await ledger.updateSwapShifts({ id: row.id, snapshot: null })
@@ -188,18 +212,17 @@ export const recordShiftObservationStep = createStep(
       id: row.id,
       ...fields,
       ...orderCanceled,
-      flags: plan.flags,
+      flags: mirrorDue ? { ...plan.flags, mirror_pending: true } : plan.flags,
       unsent_events: unsentColumn(unsent),
       last_synced_at: now,
       sync_failures: 0,
       last_error: null,
-      // Any action planned or event to send keeps the row due until the sync's last steps: a sync stopped before
-      // then (a crash, a failed write) would otherwise leave an over shift with its action never run, or untold.
-      next_sync_at: rowSyncAt({ ...row, ...fields, flags: plan.flags }, options, now, actionPending) ?? (hasActions(plan) || unsent.length ? now : null),
+      // Any action planned, event to send or copy to make keeps the row due until the sync's last steps: a sync stopped
+      // before then (a crash, a failed write) would otherwise leave an over shift with its action never run, or untold.
+      next_sync_at: rowSyncAt({ ...row, ...fields, flags: plan.flags }, options, now, actionPending) ?? (hasActions(plan) || unsent.length || mirrorDue ? now : null),
     })
+    const mirrorError = mirrorDue ? await mirrorStatusOnce(container, row, shift, plan.flags, options.reconcile, now) : undefined
     if (changed) {
-      // The session's data follows its payment's own shift, never a top-up's.
-      if (row.kind === "payment" && row.payment_session_id) await mirrorStatus(container, row.payment_session_id, shift)
       await ledger.createSwapShiftEvents({
         swap_shift_id: row.id,
         from_status: row.status,
@@ -222,6 +245,7 @@ export const recordShiftObservationStep = createStep(
       payment,
       observed: observation.observed_at ? { shift, observed_at: observation.observed_at } : undefined,
       unsent_events: unsent,
+      error: mirrorError,
     }
     return new StepResponse(recorded)
   }

@@ -72,6 +72,8 @@ function unchanged(row: DueShift & { session_gone: boolean }, shift: Shift, prov
   if (shift.status !== row.status || (shift.issue ?? null) !== row.issue) return false
   // Events a sync recorded and stopped before sending: a full sync sends them.
   if (unsentEvents(row).length) return false
+  // A status the payment's session does not show yet: a full sync copies it.
+  if (row.flags?.mirror_pending === true) return false
   if (depositStates(shift.deposits) !== depositStates(row.deposits as ShiftDeposit[] | null)) return false
   // The service learnt a refund address (the shopper gave it on the service's own page): recorded by a full sync.
   if (row.kind !== "refund" && shift.refundAddress && shift.refundAddress !== row.refund_address) return false
