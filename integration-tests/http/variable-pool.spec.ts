@@ -5,6 +5,7 @@ import { storefront } from "../helpers/storefront"
 import { shopperAt, type Answer } from "../helpers/shopper-at"
 import { adminHeaders } from "../helpers/admin"
 import { ledgerOf, ledgerRow, paidOrder, reconcile } from "../helpers/ledger"
+import { CoinCatalogue } from "../../src/lib/swap-service/catalogue"
 
 // The account's open variable-rate shifts as a managed pool: the plugin's defaults (5 open, 1 kept for
 // refunds, idle after 60 minutes), against the sandbox, which refuses a sixth with 403 "too many open orders".
@@ -15,6 +16,7 @@ process.env.CRYPTO_SWAP_TEST_POOL = "{}"
 const env = useSandbox()
 // Variable rate only: each payment in it holds one of the account's open variable orders.
 const ZK_ETH = { deposit_coin: "ETH", deposit_network: "zksync" }
+const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
 const ETH_REFUND = "0x52908400098527886E0F7030069857D2E4169EE7"
 const ALGORAND_REFUND = "A".repeat(58)
 
@@ -69,7 +71,7 @@ medusaIntegrationTestRunner({
       const [, open] = await ledgerOf(container).listAndCountSwapShifts({ type: "variable", terminal: false })
       expect(open).toBe(4)
       // A coin paid at a fixed rate is not held back.
-      const btc = await shop.createPaymentSession((await shop.createCart()).id, PROVIDERS.default, { deposit_coin: "BTC", deposit_network: "bitcoin" })
+      const btc = await shop.createPaymentSession((await shop.createCart()).id, PROVIDERS.default, BTC)
       expect(btc.session.data).toMatchObject({ shift_type: "fixed", status: "waiting" })
 
       // The refund takes the share kept for it: the service makes its variable shift.
@@ -121,9 +123,32 @@ medusaIntegrationTestRunner({
       expect(refused.data.message).toMatch(/You already have a payment waiting in a coin paid at a variable rate/)
       expect(await env.control.requestsTo("POST", "/v2/shifts/variable")).toEqual([])
       // A coin paid at a fixed rate is not held back, nor is another shopper.
-      expect((await one.paySession(second.collectionId, { deposit_coin: "BTC", deposit_network: "bitcoin" })).status).toBe(200)
+      expect((await one.paySession(second.collectionId, BTC)).status).toBe(200)
       const other = shopperAt(api, store, "198.51.100.8", (answer) => answer)
       expect((await other.paySession((await other.cart()).collectionId, ZK_ETH)).status).toBe(200)
+    })
+
+    it("holds a requote to the same room as a new payment when the coin is now paid at a variable rate", async () => {
+      const one = shopperAt(api, store, "198.51.100.17", (answer) => answer)
+      expect((await one.paySession((await one.cart()).collectionId, ZK_ETH)).status).toBe(200)
+      const second = await one.cart()
+      const fixed = await one.paySession(second.collectionId, BTC)
+      const session = fixed.data.payment_collection.payment_sessions[0]
+      expect(session.data.shift_type).toBe("fixed")
+      // Its quote ran out; meanwhile the service takes bitcoin deposits at a variable rate only.
+      await env.control.advanceClock(16 * 60)
+      const listed = CoinCatalogue.prototype.get
+      jest.spyOn(CoinCatalogue.prototype, "get").mockImplementation(async function (this: CoinCatalogue) {
+        return (await listed.call(this)).map((coin) => (coin.coin === "BTC" ? { ...coin, depositVariableOnly: ["bitcoin"] } : coin))
+      })
+
+      await env.control.clearRequests()
+      const requote = await one.post(`/store/crypto-swap/payment-sessions/${session.id}/requote`, { cart_id: second.cartId })
+      expect({ status: requote.status, message: requote.data.message }).toEqual({
+        status: 400,
+        message: expect.stringMatching(/You already have a payment waiting in a coin paid at a variable rate/),
+      })
+      expect(await env.control.requestsTo("POST", "/v2/shifts/variable")).toEqual([])
     })
 
     it("counts an IPv6 shopper by their /64, and never a payment the shopper moved on from", async () => {
@@ -140,7 +165,7 @@ medusaIntegrationTestRunner({
       const switcher = shopperAt(api, store, "198.51.100.9", (answer) => answer)
       const first = await switcher.cart()
       expect((await switcher.paySession(first.collectionId, ZK_ETH)).status).toBe(200)
-      expect((await switcher.paySession(first.collectionId, { deposit_coin: "BTC", deposit_network: "bitcoin" })).status).toBe(200)
+      expect((await switcher.paySession(first.collectionId, BTC)).status).toBe(200)
       expect((await switcher.paySession((await switcher.cart()).collectionId, ZK_ETH)).status).toBe(200)
     })
   },

@@ -1,11 +1,9 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { catalogueFor, providerRegistry } from "../../lib/provider-registry"
-import { toDecimalString } from "../../lib/money"
+import { providerRegistry } from "../../lib/provider-registry"
 import { toMedusaError } from "../../lib/to-medusa-error"
-import { planShift } from "../../lib/shift/shift-plan"
 import { parseStorefrontInput, storefrontChoiceSchema } from "../../lib/shift/storefront-input"
-import { assertVariableShiftRoom } from "../../workflows/steps/variable-pool"
+import { assertRoomForNewPayment } from "../../workflows/steps/variable-pool"
 import { requestedCollection } from "./requested-collection"
 import { depositSeenWithoutAsking } from "../../lib/shift/shift-actions"
 import { shopperError, text } from "../../lib/i18n"
@@ -32,13 +30,7 @@ export async function checkSessionData(req: MedusaRequest, _res: MedusaResponse,
     if (collection?.payment_sessions?.some((session) => registry.has(session.provider_id) && depositSeenWithoutAsking(session.data))) {
       throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.deposit_on_its_way"))
     }
-    if (provider.options.mode !== "checkout") {
-      // An unknown collection or an unconfigured currency is Medusa's and the provider's to answer.
-      const settlement = collection ? provider.options.settlement[collection.currency_code.toLowerCase()] : undefined
-      const plan = settlement && collection ? planShift(await catalogueFor(provider).get(), settlement, input, toDecimalString(collection.amount)) : undefined
-      const ip = shopperIp(req)
-      if (plan?.type === "variable") await assertVariableShiftRoom(req.scope, provider, ip ? { ip, collectionId: collection!.id } : undefined)
-    }
+    await assertRoomForNewPayment(req.scope, provider, collection, input, shopperIp(req))
     next()
   } catch (error) {
     next(toMedusaError(error, "loading the coin list"))

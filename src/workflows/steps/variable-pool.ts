@@ -5,6 +5,11 @@ import { registeredProviders, type RegisteredProvider } from "../../lib/provider
 import { shopperError, text } from "../../lib/i18n"
 import { shopperKey } from "../../lib/admission/budgets"
 import { goneSessions } from "../../lib/gone-sessions"
+import { catalogueFor } from "../../lib/provider-registry"
+import { planShift } from "../../lib/shift/shift-plan"
+import { toDecimalString } from "../../lib/money"
+import type { StorefrontChoice } from "../../lib/shift/storefront-input"
+import type { BigNumberInput } from "@medusajs/framework/types"
 
 /**
  * Refuses a new variable-rate payment shift when the account's open variable shifts (every provider on
@@ -43,4 +48,24 @@ export async function assertVariableShiftRoom(
   if (open >= limit - reservedForRefunds) {
     throw shopperError(MedusaError.Types.NOT_ALLOWED, text("refusal.variable_pool"))
   }
+}
+
+/**
+ * Refuses a new payment session for `collection` whose shift would be variable-rate (the catalogue decides)
+ * when the pool has no room for it (`assertVariableShiftRoom`), before Medusa's workflow makes the session:
+ * Medusa's session route and the requote alike. A hosted checkout, an unknown collection or an
+ * unconfigured currency is the provider's to answer.
+ */
+export async function assertRoomForNewPayment(
+  container: MedusaContainer,
+  provider: RegisteredProvider,
+  collection: { id: string; amount: BigNumberInput; currency_code: string } | undefined,
+  choice: StorefrontChoice,
+  ip: string | undefined
+): Promise<void> {
+  if (provider.options.mode === "checkout" || !collection) return
+  const settlement = provider.options.settlement[collection.currency_code.toLowerCase()]
+  if (!settlement) return
+  const plan = planShift(await catalogueFor(provider).get(), settlement, choice, toDecimalString(collection.amount))
+  if (plan.type === "variable") await assertVariableShiftRoom(container, provider, ip ? { ip, collectionId: collection.id } : undefined)
 }

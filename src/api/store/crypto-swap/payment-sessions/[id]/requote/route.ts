@@ -8,6 +8,8 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../..
 import { shopperIp } from "../../../../../middlewares/attach-customer-ip"
 import { parseInput } from "../../../../../parse-input"
 import { cartBodySchema } from "../../../validators"
+import { providerRegistry } from "../../../../../../lib/provider-registry"
+import { assertRoomForNewPayment } from "../../../../../../workflows/steps/variable-pool"
 import { ledgerRowForSession, shopperSession } from "../../../shopper-session"
 
 /** A fixed-rate shift that can pay nothing any more: it ran out, or the service sends its deposit back (late, wrong amount). */
@@ -47,17 +49,24 @@ async function requote(req: MedusaRequest, cartId: string) {
   }
   const data = session.data as unknown as CryptoSwapSessionData
   const ip = shopperIp(req)
+  const choice = {
+    deposit_coin: data.deposit_coin,
+    deposit_network: data.deposit_network,
+    ...(data.refund_address ? { refund_address: data.refund_address } : {}),
+    ...(data.refund_memo ? { refund_memo: data.refund_memo } : {}),
+  }
+  // The coin may be paid at a variable rate only by now: such a shift needs room in the pool, as a new payment's does.
+  const {
+    data: [collection],
+  } = await query.graph({ entity: "payment_collection", fields: ["id", "amount", "currency_code"], filters: { id: session.payment_collection_id } })
+  const provider = providerRegistry(req.scope.resolve(ContainerRegistrationKeys.CONFIG_MODULE)).get(session.provider_id)
+  const { deposit_coin, deposit_network } = choice
+  if (provider && deposit_coin && deposit_network) await assertRoomForNewPayment(req.scope, provider, collection, { ...choice, deposit_coin, deposit_network }, ip)
   const { result } = await createPaymentSessionsWorkflow(req.scope).run({
     input: {
       payment_collection_id: session.payment_collection_id,
       provider_id: session.provider_id,
-      data: {
-        deposit_coin: data.deposit_coin,
-        deposit_network: data.deposit_network,
-        ...(data.refund_address ? { refund_address: data.refund_address } : {}),
-        ...(data.refund_memo ? { refund_memo: data.refund_memo } : {}),
-        ...(ip ? { customer_ip: ip } : {}),
-      },
+      data: { ...choice, ...(ip ? { customer_ip: ip } : {}) },
     },
   })
   return result
