@@ -54,6 +54,9 @@ export async function orderWithPayments(container: MedusaContainer, cartId: stri
       "payment_collections.status",
       "payment_collections.payments.*",
       "payment_collections.payments.captures.*",
+      // What the order says it was paid: Medusa books each capture as one of its transactions.
+      "transactions.*",
+      "summary",
     ],
     filters: { id: links[0].order_id },
   })

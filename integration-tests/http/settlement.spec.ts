@@ -116,6 +116,23 @@ medusaIntegrationTestRunner({
       }
     })
 
+    it("books the capture on an order placed before payment whose shift is first read settled, so the order shows it paid", async () => {
+      const container = getContainer()
+      const { cart, shiftId } = await paySession(PROVIDERS.beforePayment)
+      expect((await shop.complete(cart.id)).type).toBe("order")
+      await env.control.deposit(shiftId)
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ captured_at: expect.any(Date) })
+      const order = (await orderWithPayments(container, cart.id))!
+      const [capture] = order.payments.flatMap((payment: any) => payment.captures)
+      expect({
+        transactions: order.transactions.map((transaction: any) => ({ reference: transaction.reference, reference_id: transaction.reference_id, amount: Number(transaction.amount) })),
+        pending: Number(order.summary.pending_difference),
+      }).toEqual({ transactions: [{ reference: "capture", reference_id: capture.id, amount: Number(capture.amount) }], pending: 0 })
+    })
+
     it("cancels an expired unpaid session and the order placed before payment, releasing its stock", async () => {
       const container = getContainer()
       const { cart, shiftId } = await paySession(PROVIDERS.beforePayment)

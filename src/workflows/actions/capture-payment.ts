@@ -1,6 +1,6 @@
 import type { ShiftAction } from "./shift-action"
 import { capturedAny, capturedInFull, sessionPayment, uncapturedRest } from "./session-payment"
-import { captureSyncedAmount, processSyncedPayment } from "./process-payment"
+import { bookOrderCaptures, captureSyncedAmount, processSyncedPayment } from "./process-payment"
 import { Modules } from "@medusajs/framework/utils"
 import { markSessionGivenBack, mirrorCredit } from "../steps/payment-credit"
 import { refundCanceledCaptures } from "../refund-canceled-captures"
@@ -49,6 +49,7 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
   // Captured for an order canceled meanwhile (Medusa's own payment webhook route, or a capture racing the
   // cancel): nothing ships, so Medusa refunds it; retried until it has.
   if (orderCanceled) await refundCanceledCaptures(container, orderId!)
+  else if (orderId) await bookOrderCaptures(container, { order_id: orderId, currency_code: payment!.currency_code, captures: payment!.captures ?? [] })
   const now = new Date()
   return { ledger: { ...links, captured_at: now, authorized_at: row.authorized_at ?? now }, history: "captured" }
 }

@@ -7,6 +7,7 @@ import { rawTotal } from "../../lib/money"
 type MedusaPayment = {
   id: string
   raw_amount: BigNumberRawValue
+  currency_code: string
   captured_at: Date | string | null
   canceled_at: Date | string | null
   captures?: Array<{ id: string; raw_amount: BigNumberRawValue }> | null
@@ -35,7 +36,7 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
     data: [session],
   } = await query.graph({
     entity: "payment_session",
-    fields: ["id", "payment.id", "payment.raw_amount", "payment.captured_at", "payment.canceled_at", "payment.captures.id", "payment.captures.raw_amount", "payment.refunds.id"],
+    fields: ["id", "payment.id", "payment.raw_amount", "payment.currency_code", "payment.captured_at", "payment.canceled_at", "payment.captures.id", "payment.captures.raw_amount", "payment.refunds.id"],
     filters: { id: row.payment_session_id! },
   })
   let orderId = row.order_id
