@@ -2,7 +2,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
 import { useSandbox } from "../helpers/sandbox"
-import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
+import { createStoreFixture, PROVIDERS, setStock, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { waitFor } from "../helpers/wait-for"
@@ -373,6 +373,31 @@ medusaIntegrationTestRunner({
       // Each share is rounded up to the coin's 8 decimals, so the shopper never gets less: one unit each at most.
       const deposited = new BigNumber(env.sandbox.getShift(row.shift_id!).depositAmount!)
       expect(sentBack.minus(deposited).abs().lte("0.00000002")).toBe(true)
+    })
+
+    it("owes back what settled short of a payment the merchant refunded instead of placing its order", async () => {
+      const container = getContainer()
+      const { session, shiftId } = await variablePayment()
+      await setStock(container, store.inventoryItemId!, 0)
+      await env.control.deposit(shiftId, { amount: session.data.deposit_estimate })
+      await env.control.setStatus(shiftId, "processing")
+      const row = await waitFor(
+        "the payment to be paid with no order",
+        async () => {
+          await reconcile(container)
+          return ledgerRow(container, { shift_id: shiftId })
+        },
+        (found) => Boolean(found.paid_no_order_since)
+      )
+      await api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, {}, admin)
+      // Held for review, then swapped at the rate of its release: less than the order's amount.
+      await env.control.setStatus(shiftId, "review", "rate drift")
+      await env.control.settleFromReview(shiftId, "45")
+      await reconcile(container)
+
+      expect(await ledgerRow(container, { id: row.id })).toMatchObject({ status: "settled", captured_at: null, refund_owed: "45" })
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect({ owed: status.refund_owed.map((item: any) => item.id), underpaid: status.underpaid }).toEqual({ owed: [row.id], underpaid: [] })
     })
 
     it("owes the money back when the merchant cancels an order placed on a deposit that then settled short", async () => {

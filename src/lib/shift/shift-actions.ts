@@ -427,12 +427,12 @@ export function planShiftActions(
   const owedInstead = payment && Boolean(row.flags?.refund_instead || orderCanceledUnpaid)
   // Never money Medusa refunded itself: no order holds it, and its payment is refunded already.
   const captures = (placeable || owedInstead) && !row.refund_owed && !row.flags?.held_refund && decision.session === "captured"
-  // An order placed on money that then settled short, canceled since, or money that settled short after its
-  // order (placed before payment) was canceled: what settled is owed back, recorded by the capture, which
-  // finds the payment or the order canceled.
+  // An order placed on money that then settled short, canceled since, money that settled short after its
+  // order (placed before payment) was canceled, or that the merchant refunds instead of placing its order:
+  // what settled is owed back, recorded by the capture, which finds the payment or the order canceled.
   const owedAfterCancel =
     payment &&
-    Boolean((row.payment_canceled && row.authorized_at) || orderCanceledUnpaid) &&
+    Boolean((row.payment_canceled && row.authorized_at) || orderCanceledUnpaid || row.flags?.refund_instead) &&
     !row.refund_owed &&
     !row.flags?.held_refund &&
     decision.stage === "underpaid" &&
