@@ -3,7 +3,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
-import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, reconcile } from "../helpers/ledger"
 import { waitFor } from "../helpers/wait-for"
 
 jest.setTimeout(180_000)
@@ -223,6 +223,39 @@ medusaIntegrationTestRunner({
       expect(marked.data.shift).toMatchObject({ status: "paid_manually", terminal: true })
       expect(marked.data.shift.events.at(-1)).toMatchObject({ action: "marked_refunded", source: "admin" })
       expect((await failing(api.post(`/admin/crypto-swap/shifts/${manual.id}/mark-refunded`, {}, admin))).status).toBe(400)
+    })
+
+    it("leaves a refund whose mark as paid by other means stopped partway to be made or marked, never waiting on nothing", async () => {
+      const container = getContainer()
+      const { payment } = await settledOrder({ deposit_coin: "BTC", deposit_network: "bitcoin", refund_address: BTC_REFUND })
+      // The service refuses the refund shift for now: the refund waits, its make-the-shift action open.
+      env.sandbox.addFault({ method: "POST", path: "/v2/shifts/fixed", status: 400, body: JSON.stringify({ error: { message: "Invalid address" } }), times: 100 })
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 10 }, admin)
+      const [refund] = await waitFor(
+        "the refund to be recorded",
+        () => ledgerOf(container).listSwapShifts({ kind: "refund", payment_id: payment.id }),
+        (rows) => rows.length === 1
+      )
+      await reconcile(container)
+      const making = async () => (await ledgerOf(container).listSwapShiftActions({ swap_shift_id: refund.id, kind: "create_refund_shift" }))[0]
+      expect(await making()).toMatchObject({ state: "pending", last_error: expect.stringContaining("Invalid address") })
+
+      // The mark's write of the refund's status fails after its first write, as a process stopped there would leave it.
+      const ledger = ledgerOf(container)
+      const update = ledger.updateSwapShifts.bind(ledger)
+      const lost = jest.spyOn(ledger, "updateSwapShifts").mockImplementation(((data: { status?: string }, ...rest: unknown[]) =>
+        data?.status === "paid_manually" ? Promise.reject(new Error(LOST_CONNECTION)) : (update as Function)(data, ...rest)) as never)
+      try {
+        expect((await failing(api.post(`/admin/crypto-swap/shifts/${refund.id}/mark-refunded`, {}, admin))).status).toBeGreaterThanOrEqual(400)
+      } finally {
+        lost.mockRestore()
+      }
+
+      // Still a refund to make: once the service takes it, its shift is made.
+      expect(await making()).toMatchObject({ state: "pending", outcome: null })
+      await env.control.clearFaults()
+      const retried = await api.post(`/admin/crypto-swap/shifts/${refund.id}/retry`, {}, admin)
+      expect(retried.data.shift).toMatchObject({ status: "waiting", shift_id: expect.any(String) })
     })
   },
 })

@@ -45,6 +45,18 @@ class CryptoSwapModuleService extends CryptoSwapModuleServiceBase {
   }
 
   /**
+   * A refund the merchant paid by other means: its make-the-shift action, if still open, closed with why, the row and
+   * the history entry, in one transaction. Apart, a crash after closing the action left the row waiting for a shift
+   * nothing would make, shown as being made, on no list.
+   */
+  @InjectTransactionManager()
+  async closeRefund(update: RowUpdate, entry: HistoryEntry, outcome: string, @MedusaContext() sharedContext: Context = {}) {
+    await this.endOpenActions(update.id, ["create_refund_shift"], outcome, sharedContext)
+    await this.updateSwapShifts(update, sharedContext)
+    await this.createSwapShiftEvents(entry, sharedContext)
+  }
+
+  /**
    * Actions an outcome made pointless (no order will be placed on money owed back, refunded instead or refunded
    * by Medusa; nothing is captured on money Medusa refunded): those still retrying, or waiting for an admin, end
    * done with why, their last error gone with them.

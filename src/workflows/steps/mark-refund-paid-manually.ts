@@ -4,7 +4,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { clientFor, providerById } from "../../lib/provider-registry"
 import { depositsKept } from "../../lib/shift/shift-actions"
 import { decideShift } from "../../lib/shift/ledger-fields"
-import { assertNotRefundableAgain, assertRefundShiftUnfunded, assertShortRefundShiftClosed, closeRefundShiftAction } from "./refund-shift-state"
+import { assertNotRefundableAgain, assertRefundShiftUnfunded, assertShortRefundShiftClosed } from "./refund-shift-state"
 
 /**
  * The manual refund mode: the merchant paid the shopper back by other means. Refused once the merchant's
@@ -45,25 +45,27 @@ export const markRefundPaidManuallyStep = createStep(
         assertNotRefundableAgain(await assertRefundShiftUnfunded(client, row.shift_id, "checking the refund shift"))
       }
     }
-    await closeRefundShiftAction(ledger, row.id, "paid_manually")
     const paidManually = { by: input.actor_id, note: input.note ?? null }
-    await ledger.updateSwapShifts({
-      id: row.id,
-      status: "paid_manually",
-      terminal: true,
-      // An open shift is still read (a transfer to it may be on its way: the shopper paid twice); none, never.
-      next_sync_at: row.shift_id ? new Date() : null,
-      flags: { ...(row.flags ?? {}), address_needed: null, refund_short: null, sent_back: null, paid_manually: { ...paidManually, deposits_kept: depositsAtMark } },
-    })
-    await ledger.createSwapShiftEvents({
-      swap_shift_id: row.id,
-      from_status: row.status,
-      to_status: "paid_manually",
-      source: "admin",
-      action: "marked_refunded",
-      detail: paidManually,
-      occurred_at: new Date(),
-    })
+    await ledger.closeRefund(
+      {
+        id: row.id,
+        status: "paid_manually",
+        terminal: true,
+        // An open shift is still read (a transfer to it may be on its way: the shopper paid twice); none, never.
+        next_sync_at: row.shift_id ? new Date() : null,
+        flags: { ...(row.flags ?? {}), address_needed: null, refund_short: null, sent_back: null, paid_manually: { ...paidManually, deposits_kept: depositsAtMark } },
+      },
+      {
+        swap_shift_id: row.id,
+        from_status: row.status,
+        to_status: "paid_manually",
+        source: "admin",
+        action: "marked_refunded",
+        detail: paidManually,
+        occurred_at: new Date(),
+      },
+      "paid_manually"
+    )
     return new StepResponse(row.id)
   }
 )

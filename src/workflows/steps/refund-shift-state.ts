@@ -1,5 +1,4 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import type { CryptoSwapModuleService } from "../../modules/crypto-swap"
 import type { Shift, SwapServiceClient } from "../../lib/swap-service"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { isTerminal } from "../../lib/shift/shift-actions"
@@ -75,10 +74,4 @@ export async function assertShortRefundShiftClosed(client: SwapServiceClient, sh
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `A deposit to the refund shift is still on its way ("${shift.status}"): wait for it to settle.`)
   }
   return shift
-}
-
-/** The refund was settled another way: its make-the-shift action, if still open, is closed with why. */
-export async function closeRefundShiftAction(ledger: CryptoSwapModuleService, ledgerId: string, outcome: string) {
-  const [open] = await ledger.listSwapShiftActions({ swap_shift_id: ledgerId, kind: "create_refund_shift", state: ["pending", "attention"] })
-  if (open) await ledger.updateSwapShiftActions({ id: open.id, state: "done", done_at: new Date(), next_attempt_at: null, outcome })
 }
