@@ -8,13 +8,15 @@ import { waitFor } from "../helpers/wait-for"
 import { createStoreFixture, PROVIDERS, setStock, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
-import { ledgerOf, ledgerRow, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, reconcile } from "../helpers/ledger"
+import { heldRefundId } from "../../src/lib/shift/refund-ids"
 
 jest.setTimeout(240_000)
 
 const env = useSandbox()
 const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
 const ETH_REFUND = "0x52908400098527886E0F7030069857D2E4169EE7"
+const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
 const PAID_NO_ORDER = "crypto-swap.shift.paid_no_order"
 
 async function paymentsOfCart(container: MedusaContainer, cartId: string) {
@@ -354,6 +356,60 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       const refunds = await ledgerOf(container).listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId })
       expect(refunds.map((refund) => refund.amount_due)).toEqual([env.sandbox.getShift(shiftId).settleAmount])
+    })
+
+    it("records at the next tick the refund of a paid shift's money whose refund via shift stopped after marking it held, to the admin's address", async () => {
+      const container = getContainer()
+      const { shiftId, row } = await paidWhileSoldOut()
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await reconcile(container)
+      // The write of its refund fails after the money was marked held, as a process stopped there would leave it:
+      // no longer paid with no order, nor owed yet.
+      const ledger = ledgerOf(container)
+      const record = ledger.recordNewSwapShift.bind(ledger)
+      const lost = jest.spyOn(ledger, "recordNewSwapShift").mockImplementation(((data: { refund_id?: string }, ...rest: unknown[]) =>
+        data?.refund_id === heldRefundId(row.id) ? Promise.reject(new Error(LOST_CONNECTION)) : (record as Function)(data, ...rest)) as never)
+      try {
+        expect((await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund`, { address: BTC_REFUND }, admin))).status).toBeGreaterThanOrEqual(400)
+      } finally {
+        lost.mockRestore()
+      }
+
+      await reconcile(container)
+      const refunds = await ledger.listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId })
+      expect(refunds.map(({ refund_id, amount_due, refund_address }) => ({ refund_id, amount_due, refund_address }))).toEqual([
+        { refund_id: heldRefundId(row.id), amount_due: env.sandbox.getShift(shiftId).settleAmount, refund_address: BTC_REFUND },
+      ])
+      // Recorded once, by an action done with it: a later sync runs it no more.
+      const [recorder] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "refund_excess" })
+      expect(recorder).toMatchObject({ state: "done", done_at: expect.any(Date) })
+      await ledger.updateSwapShifts({ id: row.id, next_sync_at: new Date() })
+      await reconcile(container)
+      expect(await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "refund_excess" })).toEqual([expect.objectContaining({ state: "done", done_at: recorder.done_at })])
+      expect(await ledger.listSwapShifts({ kind: "refund", refund_of_shift_id: shiftId })).toHaveLength(1)
+    })
+
+    it("places no order on a payment a refund instead canceled before it stopped, when the shopper completes the cart", async () => {
+      const container = getContainer()
+      const { cart, row } = await paidWhileSoldOut()
+      // Medusa authorized the session without placing the order (a completion that failed after it).
+      const payments = container.resolve(Modules.PAYMENT)
+      await payments.authorizePaymentSession(row.payment_session_id!, {})
+      // The session's mark that the money goes back is lost, as a process stopped at that write would leave it.
+      const update = payments.updatePaymentSession.bind(payments)
+      const lost = jest.spyOn(payments, "updatePaymentSession").mockImplementation(((data: { data?: Record<string, unknown> }, ...rest: unknown[]) =>
+        data?.data?.given_back === true ? Promise.reject(new Error(LOST_CONNECTION)) : (update as Function)(data, ...rest)) as never)
+      try {
+        expect((await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/refund-instead`, {}, admin))).status).toBeGreaterThanOrEqual(400)
+      } finally {
+        lost.mockRestore()
+      }
+
+      // Nothing was given up: the shopper's completion, once stock is back, places the order on the live payment.
+      await setStock(container, store.inventoryItemId!, 1)
+      await shop.complete(cart.id)
+      const order = await orderWithPayments(container, cart.id)
+      expect(order?.payments.map((payment: any) => payment.canceled_at)).toEqual([null])
     })
 
     it("never completes the cart of a payment refunded instead, even one Medusa authorized before the refund", async () => {

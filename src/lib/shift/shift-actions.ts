@@ -467,7 +467,9 @@ export function planShiftActions(
       Boolean(decision.settledAmount) &&
       !row.authorized_at &&
       Boolean(windowEnd && windowEnd <= now),
-    refundExcess: (captures || beyondCounted) && excessOwed,
+    // Also a payment's held money whose refunds a crash left unrecorded after its mark (`held_pending`), which
+    // nothing else lists: refund_excess records them first.
+    refundExcess: ((captures || beyondCounted) && excessOwed) || (row.kind === "payment" && Boolean(row.flags?.held_pending)),
     refundCanceledCapture: keepsCanceledOrdersMoney(row),
     flags,
     events,

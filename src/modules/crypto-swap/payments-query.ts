@@ -31,7 +31,7 @@ const list = (values: Iterable<string>) => [...values].map((value) => `'${value}
 /**
  * A payment whose held money's refund is recorded ("Refund via shift"): among the refunds from then on. Read
  * from the refund row (its unique refund id), not from the `held_refund` mark, set first: a crash between the
- * two would leave the money in neither list, when asking again finishes it.
+ * two would leave the money in neither list, when asking again (or the payment's sync, its mark pending) finishes it.
  */
 export const HELD_REFUND_RECORDED_SQL = `exists (select 1 from crypto_swap_shift r where r.refund_id = '${heldRefundId("")}' || s.id and r.deleted_at is null)`
 

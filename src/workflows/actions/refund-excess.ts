@@ -1,9 +1,9 @@
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { addDecimals, compareDecimals, subtractDecimals } from "../../lib/money"
-import { excessRefundId, heldAmount } from "../../lib/shift/refund-ids"
+import { excessRefundId } from "../../lib/shift/refund-ids"
 import { excessToGiveBack } from "../../lib/shift/shift-actions"
 import { recordRefund } from "../steps/record-refund"
-import { recordHeldRefund } from "../steps/refund-held-money"
+import { recordUnrecordedHeldRefunds } from "../steps/refund-held-money"
 import type { ShiftAction } from "./shift-action"
 
 /**
@@ -17,9 +17,8 @@ import type { ShiftAction } from "./shift-action"
 export const refundExcess: ShiftAction = async (container, row, recorded) => {
   const excess = (recorded.decision && excessToGiveBack(row, recorded.decision)) ?? "0"
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-  // Held money whose refund a crash left unrecorded (its mark written, nothing planned since): recorded first, once.
-  const held = heldAmount(row)
-  if (held) await recordHeldRefund(ledger, row, held)
+  // Held money whose refunds a crash left unrecorded (its mark written, nothing planned since): recorded first, once.
+  await recordUnrecordedHeldRefunds(container, row)
   const firstId = excessRefundId(row.id)
   // By the row's own refund ids, whichever of a hosted checkout's shifts it followed when each was made
   // (`_` is LIKE's any-character: the exact test follows).
@@ -35,7 +34,8 @@ export const refundExcess: ShiftAction = async (container, row, recorded) => {
     }
   }
   return {
-    ledger: { flags: { ...(row.flags ?? {}), excess_refunded: owed ? excess : givenBack } },
+    // Its pending mark stays cleared: these flags were read before the refunds above cleared it.
+    ledger: { flags: { ...(row.flags ?? {}), ...(row.flags?.held_pending ? { held_pending: null } : {}), excess_refunded: owed ? excess : givenBack } },
     ...(owed ? { history: "refund_excess" } : {}),
   }
 }

@@ -20,7 +20,7 @@ type Destination = { address?: string; memo?: string }
  * before the refund is recorded leaves a mark the retry completes. Answers whether this call recorded it.
  */
 export async function refundHeldShift(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string, destination: Destination = {}): Promise<boolean> {
-  return recordHeldRefund(ledger, row, await markHeld(ledger, row, amount), destination)
+  return recordHeldRefund(ledger, row, (await markHeld(ledger, row, amount)).held, destination)
 }
 
 /** Records the refund of a shift's held money (its refund id is the row's); answers whether this call recorded it. */
@@ -28,17 +28,61 @@ export function recordHeldRefund(ledger: CryptoSwapModuleService, row: LedgerRow
   return recordRefund(ledger, { refund_id: heldRefundId(row.id), amount: held, payment_id: row.payment_id, of: row, ...destination })
 }
 
-/** Marks a shift's settled money as being given back (see refundHeldShift); answers the amount its refund gives back. */
-async function markHeld(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string): Promise<string> {
+/**
+ * Marks a shift's settled money as being given back (see refundHeldShift); answers the row as marked and the amount
+ * its refund gives back. `pending` (a payment's own mark): kept with where the refund goes until it is recorded, the
+ * row due meanwhile, so that a crash in between is finished by its next sync (refund_excess) rather than left
+ * unlisted.
+ */
+async function markHeld(ledger: CryptoSwapModuleService, row: LedgerRow, amount: string, pending?: Destination): Promise<{ marked: LedgerRow; held: string }> {
   const refundId = heldRefundId(row.id)
   // A retry after a crash gives back what the mark says, not what settled since (refunded apart by refund_excess).
   const held = heldAmount(row) ?? amount
-  if (row.flags?.held_refund !== refundId) {
-    await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), held_refund: refundId, held_amount: held } })
+  if (row.flags?.held_refund === refundId) return { marked: row, held }
+  const flags = {
+    ...(row.flags ?? {}),
+    held_refund: refundId,
+    held_amount: held,
+    ...(pending ? { held_pending: { address: pending.address ?? null, memo: pending.memo ?? null } } : {}),
   }
-  return held
+  await ledger.updateSwapShifts({ id: row.id, flags, ...(pending ? { next_sync_at: new Date() } : {}) })
+  return { marked: { ...row, flags }, held }
 }
 
+/**
+ * Records the refunds of a payment marked held: its top-ups' (each from its own deposit), then its own, then clears
+ * its pending mark. Safe to run again: what is already recorded is left be. Answers how many this call recorded.
+ */
+async function recordMarkedRefunds(container: MedusaContainer, row: LedgerRow, held: string, destination: Destination): Promise<number> {
+  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+  const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+  let recorded = 0
+  // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`):
+  // a credited one's counted part, even while a later deposit is on its way (no settled figure then), what it
+  // received since being its own excess refund (refund_excess).
+  for (const topUp of await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })) {
+    const amount = topUpAmount(topUp, provider.options)
+    if (amount) recorded += Number(await refundHeldShift(ledger, topUp, amount, destination))
+  }
+  // The payment's own refund last: until it is recorded, the settings page lists the money to give back, or (its
+  // mark pending) its sync finishes the try that failed partway.
+  recorded += Number(await recordHeldRefund(ledger, row, held, destination))
+  if (row.flags?.held_pending) await ledger.updateSwapShifts({ id: row.id, flags: { ...row.flags, held_pending: null } })
+  return recorded
+}
+
+/**
+ * Held money whose refunds a crash left unrecorded after its mark: a payment's pending mark (`held_pending`), with its
+ * top-ups', to where the admin asked; a mark kept without one (a top-up's, or one made before marks were pending)
+ * records its own. Answers how many this call recorded.
+ */
+export async function recordUnrecordedHeldRefunds(container: MedusaContainer, row: LedgerRow): Promise<number> {
+  const held = heldAmount(row)
+  const to = row.flags?.held_pending as { address?: string | null; memo?: string | null } | null | undefined
+  if (!held) return 0
+  if (!to) return Number(await recordHeldRefund(container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE), row, held))
+  return recordMarkedRefunds(container, row, held, { address: to.address ?? undefined, memo: to.memo ?? undefined })
+}
 
 /**
  * Money the store received that no Medusa payment captured (paid after the shopper switched coins,
@@ -67,19 +111,8 @@ export async function refundHeldMoney(container: MedusaContainer, row: LedgerRow
     await assertRefundMemoAllowed(provider, row.deposit_coin ?? "", row.deposit_network ?? "", destination.memo)
   }
   await markSessionGivenBack(container, row)
-  const held = await markHeld(ledger, row, amount)
-  let recorded = 0
-  // What its top-ups settled goes back too, whatever their status says (a re-swept deposit reads `multiple`):
-  // a credited one's counted part, even while a later deposit is on its way (no settled figure then), what it
-  // received since being its own excess refund (refund_excess).
-  for (const topUp of await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" })) {
-    const amount = topUpAmount(topUp, provider.options)
-    if (amount) recorded += Number(await refundHeldShift(ledger, topUp, amount, destination))
-  }
-  // The payment's own refund last: the settings page lists it as money to give back until that is recorded,
-  // so a try that fails partway is seen and asked again.
-  recorded += Number(await recordHeldRefund(ledger, row, held, destination))
-  return recorded
+  const { marked, held } = await markHeld(ledger, row, amount, destination)
+  return recordMarkedRefunds(container, marked, held, destination)
 }
 
 /** Held or owed money Medusa captured since (its own payment webhook route, even on a canceled order) is refunded from that payment. */

@@ -30,9 +30,10 @@ async function giveUpOrder(container: MedusaContainer, row: LedgerShift, actorId
         : "Only a paid crypto payment whose order could not be placed can be refunded instead of placing its order."
     )
   }
-  // Canceled first: a cancel that fails leaves the payment as it was, and nothing marked: retryable.
-  if (payment?.id && !payment.canceled_at) await container.resolve(Modules.PAYMENT).cancelPayment(payment.id)
+  // The session marked before the payment is canceled: stopped between the two, a cart completion (refused by the
+  // mark) could otherwise place the order on the canceled payment. Either stop leaves it paid with no order: retryable.
   await markSessionGivenBack(container, row)
+  if (payment?.id && !payment.canceled_at) await container.resolve(Modules.PAYMENT).cancelPayment(payment.id)
 
   const now = new Date()
   // Only a failed authorize marks a payment paid with no order: it stops for good.

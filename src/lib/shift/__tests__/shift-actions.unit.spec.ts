@@ -209,6 +209,16 @@ describe("planShiftActions", () => {
     expect(plan(held, { status: "settled", type: "variable", settleAmount: "50" })).toMatchObject({ authorize: false, capture: false })
   })
 
+  it("records the refunds of a payment's held money a crash left unrecorded after its mark, and only those", () => {
+    const settled = { status: "settled", type: "fixed", settleAmount: "50" }
+    const held = { flags: { refund_instead: { by: "user_1" }, held_refund: "held_x", held_amount: "50" } }
+    const pending = { flags: { ...held.flags, held_pending: { address: null, memo: null } } }
+    expect(plan(pending, settled, false)).toMatchObject({ capture: false, refundExcess: true })
+    expect(hasActions(plan(pending, settled, false))).toBe(true)
+    expect(plan(held, settled, false)).toMatchObject({ capture: false, refundExcess: false })
+    expect(plan({ kind: "top_up", flags: pending.flags }, settled, false).refundExcess).toBe(false)
+  })
+
   it("keeps a variable deposit's underpayment until a judgement says the money covers the amount due", () => {
     const short = { flags: { underpaid: "3" } }
     expect(plan({}, { status: "processing", type: "variable", settleAmount: "3" })).toMatchObject({ authorize: false, flags: { underpaid: "3" } })
