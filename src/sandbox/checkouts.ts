@@ -1,5 +1,5 @@
 import { assertAffiliate } from "./accounts"
-import { findAsset, parseCoinNetwork } from "./catalogue"
+import { findAsset, parseCoinNetwork, supportsMemo } from "./catalogue"
 import type { SandboxCore } from "./core"
 import { assertDestination } from "./destinations"
 import { isHttpUrl } from "./http-url"
@@ -21,6 +21,11 @@ export function createCheckout(core: SandboxCore, account: Account, request: Che
     throw validationFailure("Amount too low")
   }
   assertDestination(settle, "settle", request.settleAddress, request.settleMemo)
+  // Spec 2.6: unlike a shift's, a checkout's settleMemo is "required if the coin uses a memo or tag"
+  // (a merchant's exchange deposit without its tag is lost), so its absence is an invalid parameter.
+  if (request.settleMemo === undefined && supportsMemo(settle)) {
+    throw badUserInput("Invalid parameters: settleMemo")
+  }
   for (const field of ["successUrl", "cancelUrl"] as const) {
     if (!isHttpUrl(request[field])) {
       throw badUserInput(`Invalid ${field}: an absolute http(s) URL is required`)

@@ -26,6 +26,11 @@ function invalid(refusal: ShopperText): never {
   throw shopperError(MedusaError.Types.INVALID_DATA, refusal)
 }
 
+/** The settlement's network takes a memo (tag) and the merchant's configuration gives none. */
+export function lacksSettleMemo(settleCoin: Coin, settlement: Settlement): boolean {
+  return !settlement.memo && isMemoNetwork(settleCoin, settlement.network)
+}
+
 /**
  * Checks the shopper's choice against the coin catalogue and the merchant's settlement, and decides
  * between the fixed flow (quote, then shift) and the variable flow the catalogue may demand.
@@ -43,6 +48,13 @@ export function planShift(coins: Coin[], settlement: Settlement, input: Storefro
     throw new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,
       `Crypto payments are misconfigured: ${settlement.network} takes no memo, but the settlement has one.`
+    )
+  }
+  // A hosted checkout's settleMemo is required on a memo network (spec 2.6); a shift's is optional.
+  if (!input && lacksSettleMemo(settleCoin, settlement)) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Crypto payments are misconfigured: ${settleCoin.coin} on ${settlement.network} takes a memo (tag), but the settlement has none.`
     )
   }
   const settleAmount = roundUp(amountDue, coinDecimals(settleCoin, settlement.network))

@@ -25,6 +25,7 @@ import type {
 } from "@medusajs/framework/types"
 import {
   CoinCatalogue,
+  findCoinNetwork,
   SwapServiceClient,
   webhookNotificationSchema,
   type CallLimits,
@@ -39,7 +40,7 @@ import { followedShift } from "../../lib/shift/followed-shift"
 import { resultWithin } from "../../lib/concurrency"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { parseOptions, type CryptoSwapOptions, type CryptoSwapOptionsInput, type Settlement } from "../../lib/options"
-import { planShift, type ShiftPlan } from "../../lib/shift/shift-plan"
+import { lacksSettleMemo, planShift, type ShiftPlan } from "../../lib/shift/shift-plan"
 import { depositEstimate, openShift } from "../../lib/shift/open-shift"
 import type { CryptoSwapSessionData } from "../../lib/shift/session-data"
 import { decideStatus, statusPolicy, type StatusDecision } from "../../lib/shift/status-map"
@@ -80,6 +81,8 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
   protected readonly catalogue_: CoinCatalogue
   protected readonly eventBus_?: IEventBusModuleService
   private readonly webhookVerifications_ = new Map<string, { at: number; result: Promise<WebhookActionResult> }>()
+  /** Settlements already warned about for a missing memo: told once, not on every payment. */
+  private readonly untaggedWarned_ = new Set<Settlement>()
 
   static validateOptions(options: Record<string, unknown>): void {
     parseOptions(options)
@@ -313,6 +316,7 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     } catch (error) {
       throw toMedusaError(error, "loading the coin list")
     }
+    this.warnUntagged(coins, settlement)
     try {
       const shift = await openShift(this.client_, plan, settlement, {
         externalId: base.session_id,
@@ -325,6 +329,19 @@ export class CryptoSwapProviderService extends AbstractPaymentProvider<CryptoSwa
     } catch (error) {
       throw toMedusaError(error, "creating the crypto payment")
     }
+  }
+
+  /**
+   * A shift's settle memo is optional (spec 2.3 rule 3), so shift mode keeps working without one; but
+   * an exchange's deposit address on such a network needs its tag or the money is lost: said once.
+   */
+  private warnUntagged(coins: Coin[], settlement: Settlement): void {
+    const settleCoin = findCoinNetwork(coins, settlement.coin, settlement.network)
+    if (!settleCoin || !lacksSettleMemo(settleCoin, settlement) || this.untaggedWarned_.has(settlement)) return
+    this.untaggedWarned_.add(settlement)
+    this.logger_.warn(
+      `crypto-swap: the settlement settles ${settlement.coin} on ${settlement.network} without a memo; if its address is an exchange's deposit address, set its memo (tag) or the money may be lost`
+    )
   }
 
   private sessionBase(settlement: Settlement, plan: ShiftPlan, input: StorefrontInput) {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { BTC_ADDRESS, EVM_ADDRESS, SandboxClient, useSandbox } from "./sandbox-client"
+import { BTC_ADDRESS, EVM_ADDRESS, SandboxClient, XRP_ADDRESS, useSandbox } from "./sandbox-client"
 
 const NINE_DIGIT_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/
 
@@ -111,6 +111,12 @@ describe("sandbox hosted checkout", () => {
     expect(memo.status).toBe(500)
     expect(memo.body.error.message).toBe("Memo is not supported for this settle coin")
     expect((await client().post("/v2/checkout", checkoutBody(client()), { "x-service-secret": client().account.secret })).status).toBe(400)
+    // Spec 2.6: settleMemo is "required if the coin uses a memo or tag"; a checkout without one is refused.
+    const xrp = { settleCoin: "XRP", settleNetwork: "ripple", settleAddress: XRP_ADDRESS }
+    const noTag = await client().post("/v2/checkout", checkoutBody(client(), xrp))
+    expect(noTag.status).toBe(400)
+    expect(noTag.body.error).toEqual({ message: "Invalid parameters: settleMemo", code: "BAD_USER_INPUT" })
+    expect((await client().post("/v2/checkout", checkoutBody(client(), { ...xrp, settleMemo: "7" }))).status).toBe(201)
     const missing = await client().get("/v2/checkout/unknown", {})
     expect(missing.status).toBe(404)
     expect(missing.body.error.message).toBe("Checkout not found")

@@ -10,6 +10,7 @@ import type { Shift } from "../../../lib/swap-service"
 
 const SETTLE_ADDRESS = "0x1111111111111111111111111111111111111111"
 const BTC_REFUND = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+const XRP_ADDRESS = "rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe"
 
 let sandbox: Sandbox
 const logged: string[] = []
@@ -144,6 +145,27 @@ describe("initiatePayment", () => {
     expect(result.data!.pay_url).toBe(`${sandbox.payUrl}/checkout/${result.data!.checkout_id}`)
     const checkout = await control("GET", `/v2/checkout/${result.data!.checkout_id}`)
     expect(new URL(checkout.successUrl).searchParams.get("crypto_swap_session")).toBe(result.data!.session_id)
+  })
+
+  it("refuses a hosted checkout settling on a memo network without a memo, before calling the service", async () => {
+    const xrp = { coin: "XRP", network: "ripple", address: XRP_ADDRESS }
+    const BTC = { deposit_coin: "BTC", deposit_network: "bitcoin" }
+    await control("DELETE", "/sandbox/requests")
+    const untagged = await medusaError(initiate(provider({ mode: "checkout", settlement: { usd: xrp } }), BTC))
+    expect(untagged.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
+    expect(untagged.message).toBe("Crypto payments are misconfigured: XRP on ripple takes a memo (tag), but the settlement has none.")
+    expect((await control("GET", "/sandbox/requests")).filter((r: any) => r.path !== "/v2/coins")).toHaveLength(0)
+
+    const tagged = await initiate(provider({ mode: "checkout", settlement: { usd: { ...xrp, memo: "12345" } } }), BTC)
+    expect(tagged.data).toMatchObject({ mode: "checkout", settle_coin: "XRP", checkout_id: expect.any(String) })
+    // A shift's settle memo is optional (spec 2.3 rule 3): shift mode still settles there without one,
+    // and says once in the log that an exchange's deposit address would need its tag.
+    const shifts = provider({ settlement: { usd: xrp } })
+    logged.length = 0
+    for (let i = 0; i < 2; i += 1) {
+      expect((await initiate(shifts, BTC)).data).toMatchObject({ mode: "shift", settle_coin: "XRP", shift_id: expect.any(String) })
+    }
+    expect(logged.filter((line) => line.includes("settles XRP on ripple without a memo"))).toHaveLength(1)
   })
 
   it("follows the checkout's paid shift when the payer switched coins, keeping nothing of the shift before", async () => {
