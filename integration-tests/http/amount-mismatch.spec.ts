@@ -7,6 +7,7 @@ import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { waitFor } from "../helpers/wait-for"
 import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, reconcile } from "../helpers/ledger"
+import { configureReconciliation } from "../helpers/reconcile-options"
 
 jest.setTimeout(180_000)
 
@@ -323,6 +324,90 @@ medusaIntegrationTestRunner({
       // Both shifts stay in the ledger: the one sent back and the one that paid.
       expect((await ledgerRow(container, { shift_id: session.data.shift_id })).status).toBe("refund")
       expect((await ledgerRow(container, { shift_id: fresh.data.shift_id })).authorized_at).not.toBeNull()
+    })
+
+    /**
+     * The store's clock `agoMs` after the shift's expiry, as far as the ledger can tell: the service reports that
+     * expiry (the sandbox's own clock only moves forward, and the store reads expiry against its own), and the
+     * ledger recorded it so.
+     */
+    async function expiredAgo(shiftId: string, agoMs: number) {
+      await env.control.clearFaults()
+      const expiresAt = new Date(Date.now() - agoMs)
+      const shift = { ...env.sandbox.getShift(shiftId), expiresAt: expiresAt.toISOString() }
+      await env.control.addFault({ method: "GET", path: `/v2/shifts/${shiftId}`, status: 200, body: JSON.stringify(shift) })
+      await ledgerOf(getContainer()).updateSwapShifts({ id: (await ledgerRow(getContainer(), { shift_id: shiftId })).id, expires_at: expiresAt })
+    }
+
+    it("sees a late deposit to an expired variable payment that the service reviews for hours, and flags the money it settles for the merchant", async () => {
+      const container = getContainer()
+      // Every row due at every tick, the late watch's hourly reads included; read one by one, so that every read meets the fault above.
+      const testApp = configureReconciliation(container, PROVIDERS.default, {})
+      configureReconciliation(container, PROVIDERS.default, { openAddressSeconds: 0, bulkRead: false })
+      try {
+        const { cart, session, shiftId } = await variablePayment()
+        await reconcile(container)
+        // Cancelled unpaid (as the plugin cancels an idle variable shift): the payment expires, its session is canceled.
+        await env.control.setStatus(shiftId, "expired")
+        await reconcile(container)
+        expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ status: "expired", terminal: true, canceled_at: expect.any(Date) })
+
+        // Two hours on, past the hour a late deposit is watched closely, the shopper pays the address copied earlier.
+        await env.control.advanceClock(2 * 60 * 60)
+        await expiredAgo(shiftId, 2 * 60 * 60_000)
+        await reconcile(container)
+        await env.control.deposit(shiftId, { amount: session.data.deposit_estimate })
+        expect(env.sandbox.getShift(shiftId)).toMatchObject({ status: "review", issue: "order expired" })
+        await expiredAgo(shiftId, 2 * 60 * 60_000)
+        await reconcile(container)
+        expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ status: "review", flags: expect.objectContaining({ review: "order expired" }) })
+
+        // Hours later the service releases it, settled at the rate of its release: money no session or order holds.
+        await env.control.advanceClock(5 * 60 * 60)
+        await env.control.settleFromReview(shiftId, session.data.amount)
+        await expiredAgo(shiftId, 7 * 60 * 60_000)
+        await reconcile(container)
+        await reconcile(container)
+        const flagged = await ledgerRow(container, { shift_id: shiftId })
+        expect(flagged).toMatchObject({
+          status: "settled",
+          settle_amount: session.data.amount,
+          authorized_at: null,
+          captured_at: null,
+          flags: expect.objectContaining({ paid_without_session: "settled" }),
+        })
+        expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+        const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+        expect(status.paid_without_session).toEqual(expect.arrayContaining([expect.objectContaining({ id: flagged.id, status: "settled", cart_id: cart.id })]))
+      } finally {
+        configureReconciliation(container, PROVIDERS.default, testApp)
+      }
+    })
+
+    it("judges a variable deposit under the minimum, which the service reviews, short at once, and offers the rest once it settles", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await variablePayment()
+      // Under the minimum: the service holds it for review (hours), rather than sending it back at once.
+      await env.control.deposit(shiftId, { amount: new BigNumber(session.data.deposit_min).minus("0.00000001").toFixed() })
+      expect(env.sandbox.getShift(shiftId)).toMatchObject({ status: "review", issue: "amount under min" })
+      await reconcile(container)
+      // Short on the figure the service gives: no order, and no top-up while the service may still send it back.
+      const expected = env.sandbox.getShift(shiftId).settleAmount!
+      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ status: "review", issue: "amount under min", authorized_at: null, flags: expect.objectContaining({ underpaid: expected }) })
+      expect(await view(session.id, cart.id)).toMatchObject({
+        stage: "underpaid",
+        headline: "Payment received, but less than the amount due",
+        next_step: "Nothing to do for now: once your deposit is confirmed, you can pay the rest here.",
+        missing: { can_top_up: false },
+      })
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+
+      // Released as it arrived: the shopper may pay the rest.
+      await env.control.setStatus(shiftId, "settled")
+      await reconcile(container)
+      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ status: "settled", authorized_at: null, flags: expect.objectContaining({ underpaid: expected }) })
+      expect(await view(session.id, cart.id)).toMatchObject({ stage: "underpaid", missing: { can_top_up: true } })
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
     })
 
     /** An order placed on a variable deposit that then settled at 45 of the 49.99 due (released from review at another rate). */
@@ -826,11 +911,12 @@ medusaIntegrationTestRunner({
       const { container, cart, session, row } = await settledShort(PROVIDERS.refunding)
       await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
       const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: row.id })
-      // Twice below its minimum: the service sends both back, and the top-up reads `multiple` for good.
+      // Twice below its minimum: the service reviews both and sends them back, and the top-up reads `multiple` for good.
       const tooLittle = new BigNumber(topUp.deposit_min!).div(2).toFixed()
       await env.control.deposit(topUp.shift_id!, { amount: tooLittle })
       await env.control.deposit(topUp.shift_id!, { amount: tooLittle })
       for (const index of [0, 1]) {
+        await env.control.setDepositStatus(topUp.shift_id!, index, "refund")
         await env.control.setDepositStatus(topUp.shift_id!, index, "refunding")
         await env.control.setDepositStatus(topUp.shift_id!, index, "refunded")
       }

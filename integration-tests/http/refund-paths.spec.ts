@@ -976,9 +976,9 @@ medusaIntegrationTestRunner({
     it("shows a variable-rate refund shift that sent the store's deposit back as still open for another, and lets the admin close it meanwhile", async () => {
       const container = getContainer()
       const { order, row } = await variableRefund("E".repeat(58))
-      // Below the shift's minimum: the service sends it back to the merchant, and the address still takes deposits for its week.
+      // Below the shift's minimum: the service reviews it and sends it back to the merchant, and the address still takes deposits for its week.
       await env.control.deposit(row.shift_id!, { amount: new BigNumber(row.deposit_min!).div(2).toFixed() })
-      await env.control.walk(row.shift_id!, ["refunding", "refunded"])
+      await env.control.walk(row.shift_id!, ["refund", "refunding", "refunded"])
       await reconcile(container)
       expect(await ledgerRow(container, { id: row.id })).toMatchObject({ status: "refunded", terminal: true })
       const { data } = await api.get(`/admin/crypto-swap/orders/${order.id}`, admin)

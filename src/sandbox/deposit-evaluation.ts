@@ -25,20 +25,25 @@ function evaluateFixedDeposit(shift: Shift, amount: string, now: Date): DepositO
   return { status: "pending", settleAmount: shift.settleAmount, rate: shift.rate, matchesOrder: true }
 }
 
-/** Each deposit is swapped on its own at the rate of its time; above the maximum it goes to review. */
+/** Why a variable deposit is held for a human: the spec is silent, service-behaviour.md says review ("amount out of range, late deposit"). */
+function variableReviewIssue(shift: Shift, amount: string, now: Date): string | undefined {
+  if (isPastValidity(shift, now)) return "order expired"
+  if (compareAmounts(amount, shift.depositMin) < 0) return "amount under min"
+  if (compareAmounts(amount, shift.depositMax) > 0) return "amount over max"
+  return undefined
+}
+
+/**
+ * Each deposit is swapped on its own at the rate of its time. A late one, or one out of range, goes to
+ * review with what it would settle now; the reviewer settles it (at the rate of the release) or refunds it.
+ */
 function evaluateVariableDeposit(shift: Shift, amount: string, now: Date): DepositOutcome {
   if (shift.deposits.length >= MAX_VARIABLE_DEPOSITS) {
     return refund("too many deposits")
   }
-  if (isPastValidity(shift, now)) {
-    return refund("order expired")
-  }
-  if (compareAmounts(amount, shift.depositMin) < 0) {
-    return refund("amount under min")
-  }
   const { settleAmount, rate } = convertDeposit(amount, shift.deposit, shift.settle)
-  const overMax = compareAmounts(amount, shift.depositMax) > 0
-  return { status: overMax ? "review" : "pending", issue: overMax ? "amount over max" : undefined, settleAmount, rate, matchesOrder: true }
+  const issue = variableReviewIssue(shift, amount, now)
+  return { status: issue ? "review" : "pending", issue, settleAmount, rate, matchesOrder: true }
 }
 
 export function evaluateDeposit(shift: Shift, amount: string, now: Date): DepositOutcome {

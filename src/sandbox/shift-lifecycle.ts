@@ -2,7 +2,7 @@ import BigNumber from "bignumber.js"
 import { newTransactionHash } from "./chain-formats"
 import type { SandboxClock } from "./clock"
 import { evaluateDeposit } from "./deposit-evaluation"
-import { hasAtMostDecimals, midRange } from "./pricing"
+import { compareAmounts, hasAtMostDecimals, midRange } from "./pricing"
 import { badUserInput, conflict } from "./service-error"
 import { DEPOSIT_TRANSITIONS, WAITING_TRANSITIONS, shiftStatus, type ShiftStatus } from "./shift-status"
 import type { Deposit, DepositStatus, Shift } from "./state"
@@ -89,6 +89,10 @@ export class ShiftLifecycle {
     }
     const deposit = this.depositFor(shift, change.depositIndex)
     if (change.settleAmount !== undefined) this.releaseAtNewRate(shift, deposit, change)
+    // A deposit held in review that converts to nothing (dust under the fee) has nothing a reviewer could settle.
+    else if (deposit.status === "review" && change.status === "settled" && compareAmounts(deposit.settleAmount ?? "0", "0") <= 0) {
+      throw badUserInput("Nothing to settle: refund it, or release it with a settleAmount")
+    }
     this.moveDeposit(shift, deposit, change.status as DepositStatus, change.issue)
   }
 

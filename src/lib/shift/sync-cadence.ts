@@ -5,8 +5,18 @@ import { refundSentBack } from "./refund-ids"
 const IN_FLIGHT = new Set(["pending", "processing", "settling", "multiple"])
 const REFUND = new Set(["refund", "refunding"])
 
-/** How long after its expiry a shift is still read, for a deposit that arrives late. */
+/** How long after its expiry a shift is still read closely (review cadence), for a deposit that arrives late. */
 export const LATE_DEPOSIT_WATCH_MS = 60 * 60 * 1000
+
+/**
+ * How long after its expiry an expired shift is still read, slowly (`openAddressSeconds`), after that first
+ * hour. The service holds a late deposit to a variable shift for review, for hours, then settles or sends it
+ * back, and sends a late fixed one back waiting for a refund address. A week: a variable shift's address is
+ * announced for 7 days, so a shopper may pay one the plugin cancelled for idleness, copied earlier, as late as
+ * that, and its review adds hours. Beyond, each abandoned payment would cost reads for ever (hourly, about
+ * 170 in that week, fifty to a request with the bulk read).
+ */
+export const LATE_DEPOSIT_HORIZON_MS = 7 * 24 * 60 * 60 * 1000
 
 /**
  * An action that waits this long on another (a capture on an order that cannot be placed) is put on the
@@ -62,8 +72,8 @@ export function nextSyncAt(
   if (shift.failures > 0) return retryAt(shift.failures, cadence, now)
   // A refund waiting for the shopper's address has nothing to read: the address, when given, wakes it.
   if (shift.kind === "refund" && shift.status === "address_needed") return null
-  // An expired shift may still receive a late deposit, which the service sends back (and may need an
-  // address for): watched for a while at the review cadence, then left.
+  // An expired shift may still receive a late deposit, which the service reviews (variable) or sends back
+  // (and may need an address for): watched at the review cadence for an hour, then slowly (lateWatch).
   if (shift.status === "expired" && shift.expiresAt && now.getTime() - new Date(shift.expiresAt).getTime() < LATE_DEPOSIT_WATCH_MS) {
     return new Date(now.getTime() + cadence.reviewSeconds * 1000)
   }
@@ -72,7 +82,13 @@ export function nextSyncAt(
     // The rest of a short refund, or a deposit again after one was sent back, is the merchant's to send now:
     // read like a refund, not like a stray deposit.
     const watchSeconds = shift.kind === "refund" && shift.refundToSend ? cadence.refundSeconds : cadence.openAddressSeconds
-    const seconds = addressOpen(shift, now) ? watchSeconds : pageOpen(shift, now) ? pageSeconds(shift, now, cadence) : null
+    const seconds = addressOpen(shift, now)
+      ? watchSeconds
+      : lateWatch(shift, now)
+        ? cadence.openAddressSeconds
+        : pageOpen(shift, now)
+          ? pageSeconds(shift, now, cadence)
+          : null
     const watch = seconds === null ? null : new Date(now.getTime() + seconds * 1000)
     return wake && watch ? (wake < watch ? wake : watch) : wake ?? watch
   }
@@ -121,6 +137,11 @@ function addressOpen(
   const open = shift.type === "variable" ? expiresAt > now.getTime() : expiresAt + LATE_DEPOSIT_WATCH_MS > now.getTime()
   if (shift.kind === "payment" || shift.kind === "top_up") return open
   return shift.kind === "refund" && Boolean(shift.refundOpen) && open
+}
+
+/** An expired shift within LATE_DEPOSIT_HORIZON_MS of its expiry, where a late deposit may still show up. */
+function lateWatch(shift: { status: string; expiresAt?: Date | string | null }, now: Date): boolean {
+  return shift.status === "expired" && Boolean(shift.expiresAt) && now.getTime() - new Date(shift.expiresAt!).getTime() < LATE_DEPOSIT_HORIZON_MS
 }
 
 /** A hosted checkout not paid yet whose page still takes a pick (see CHECKOUT_PAYABLE_MS). */

@@ -115,10 +115,25 @@ describe("sandbox shift statuses", () => {
     expect(sixth.body.deposits[5]).toEqual(expect.objectContaining({ status: "refund", issue: "too many deposits" }))
   })
 
-  it("refunds a variable deposit under the minimum and holds one over the maximum in review", async () => {
+  it("holds a variable deposit under the minimum or over the maximum in review, which ends settled or refunded", async () => {
+    // The spec is silent on a variable shift here; service-behaviour.md: review "amount out of range".
     const under = await client().variableShift()
     const small = await client().deposit(under.id, { amount: new BigNumber(under.depositMin).minus("0.00000001").toFixed() })
-    expect(small.body).toEqual(expect.objectContaining({ status: "refund", issue: "amount under min" }))
+    expect(small.body).toEqual(expect.objectContaining({ status: "review", issue: "amount under min", settleAmount: expect.any(String) }))
+    const settled = await client().setStatus(under.id, "settled")
+    expect(settled.body).toEqual(expect.objectContaining({ status: "settled", issue: "amount under min", settleAmount: small.body.settleAmount }))
+
+    const refused = await client().variableShift()
+    await client().deposit(refused.id, { amount: new BigNumber(refused.depositMin).div(2).toFixed() })
+    expect((await client().setStatus(refused.id, "refund")).body).toEqual(expect.objectContaining({ status: "refund", issue: "amount under min" }))
+
+    // A deposit too small to pay the settle network's fee converts to nothing: a reviewer can only send it back.
+    const dust = await client().variableShift()
+    const nothing = await client().deposit(dust.id, { amount: "0.00000001" })
+    expect(nothing.body).toEqual(expect.objectContaining({ status: "review", settleAmount: "0" }))
+    const zero = await client().setStatus(dust.id, "settled")
+    expect(zero.status).toBe(400)
+    expect(zero.body.error.message).toBe("Nothing to settle: refund it, or release it with a settleAmount")
 
     const over = await client().variableShift()
     const large = await client().deposit(over.id, { amount: new BigNumber(over.depositMax).plus(1).toFixed() })
@@ -128,6 +143,24 @@ describe("sandbox shift statuses", () => {
     const middle = await client().deposit(inRange.id)
     expect(middle.body.status).toBe("pending")
     expect(new BigNumber(middle.body.depositAmount).gt(inRange.depositMin) && new BigNumber(middle.body.depositAmount).lt(inRange.depositMax)).toBe(true)
+  })
+
+  it("holds a late deposit to an expired or cancelled variable shift in review, released settled at the rate of its release", async () => {
+    const expired = await client().variableShift()
+    await client().advanceClock(7 * 24 * 3600 + 2 * 3600)
+    expect((await client().shift(expired.id)).body.status).toBe("expired")
+    const late = await client().deposit(expired.id)
+    expect(late.body).toEqual(expect.objectContaining({ status: "review", issue: "order expired" }))
+    expect((await client().shift(expired.id)).body).toEqual(expect.objectContaining({ status: "review", issue: "order expired" }))
+    const released = await client().setStatus(expired.id, "settled", { settleAmount: "45" })
+    expect(released.body).toEqual(expect.objectContaining({ status: "settled", settleAmount: "45" }))
+
+    const cancelled = await client().variableShift()
+    await client().advanceClock(5 * 60)
+    expect((await client().post("/v2/cancel-order", { orderId: cancelled.id }, client().secretHeaders)).status).toBe(204)
+    await client().advanceClock(2 * 3600)
+    expect((await client().deposit(cancelled.id)).body).toEqual(expect.objectContaining({ status: "review", issue: "order expired" }))
+    expect((await client().setStatus(cancelled.id, "refund")).body).toEqual(expect.objectContaining({ status: "refund", issue: "order expired" }))
   })
 
   it("settles a variable deposit released from review at the rate of its release, when told the amount, and nothing else", async () => {

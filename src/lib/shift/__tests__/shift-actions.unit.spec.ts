@@ -464,8 +464,11 @@ describe("nextSyncAt", () => {
     // Its latest shift expired unpaid hours ago: the page may make another.
     const expired = { ...base, status: "expired", terminal: true, kind: "payment", type: "checkout", expiresAt: hoursAgo(2) }
     expect(after({ ...expired, createdAt: hoursAgo(3), payableUntil: payableUntil(hoursAgo(3)) })).toBe(3600)
-    expect(after({ ...expired, createdAt: hoursAgo(8 * 24), payableUntil: payableUntil(hoursAgo(8 * 24)) })).toBe(86400)
-    expect(after(expired)).toBeNull()
+    // Daily once the page is a week old and its pick's week of watching for a late deposit is over.
+    const pickLongExpired = { ...expired, expiresAt: hoursAgo(7 * 24) }
+    expect(after({ ...pickLongExpired, createdAt: hoursAgo(8 * 24), payableUntil: payableUntil(hoursAgo(8 * 24)) })).toBe(86400)
+    expect(after({ ...expired, createdAt: hoursAgo(8 * 24), payableUntil: payableUntil(hoursAgo(8 * 24)) })).toBe(3600)
+    expect(after(pickLongExpired)).toBeNull()
     // Captured, or not a checkout: nothing more to take through a page.
     expect(checkoutPayableUntil({ type: "checkout", kind: "payment", captured_at: now, created_at: now })).toBeNull()
     expect(checkoutPayableUntil({ type: "variable", kind: "payment", captured_at: null, created_at: now })).toBeNull()
@@ -511,11 +514,18 @@ describe("nextSyncAt", () => {
     expect(after({ ...base, status: "processing", wakeAt: inMinutes(30) })).toBe(5)
   })
 
-  it("watches an expired shift for a late deposit for an hour, at the review cadence, then leaves it", () => {
+  it("watches an expired shift for a late deposit at the review cadence for an hour, then hourly for a week, then leaves it", () => {
     const expiredAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000)
-    expect(after({ ...base, status: "expired", terminal: true, expiresAt: expiredAgo(5) })).toBe(300)
-    expect(after({ ...base, status: "expired", terminal: true, expiresAt: expiredAgo(61) })).toBeNull()
-    expect(after({ ...base, status: "expired", terminal: true })).toBeNull()
+    const expired = { ...base, status: "expired", terminal: true }
+    expect(after({ ...expired, expiresAt: expiredAgo(5) })).toBe(300)
+    // The service holds a late deposit for review, for hours, before it settles or sends it back.
+    expect(after({ ...expired, expiresAt: expiredAgo(61) })).toBe(3600)
+    expect(after({ ...expired, kind: "payment", type: "variable", expiresAt: expiredAgo(7 * 24 * 60 - 1) })).toBe(3600)
+    expect(after({ ...expired, expiresAt: expiredAgo(7 * 24 * 60) })).toBeNull()
+    expect(after(expired)).toBeNull()
+    // An action still owed keeps its own cadence, a failed read its backoff.
+    expect(after({ ...expired, actionPending: true, expiresAt: expiredAgo(120) })).toBe(5)
+    expect(after({ ...expired, failures: 1, expiresAt: expiredAgo(120) })).toBe(10)
   })
 
   it("watches a finished variable payment's or top-up's address until it expires, for a deposit sent to it again", () => {
