@@ -1,9 +1,13 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import {
+  beginOrderEditOrderWorkflow,
+  confirmOrderEditRequestWorkflow,
   createLocationFulfillmentSetWorkflow,
   createServiceZonesWorkflow,
   createShippingOptionsWorkflow,
   createShippingProfilesWorkflow,
+  orderEditAddNewItemWorkflow,
+  requestOrderEditRequestWorkflow,
 } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, Modules, OrderWorkflowEvents } from "@medusajs/framework/utils"
 import type { EventEmitter } from "node:events"
@@ -193,6 +197,26 @@ medusaIntegrationTestRunner({
         race.mockRestore()
       }
     }
+
+    it("owes back, visibly, a deposit whose payment Medusa canceled when the order was edited before the capture", async () => {
+      const container = getContainer()
+      const { shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
+      // Adding an item to an order whose payment is authorized: Medusa cancels that payment and asks for the new total.
+      await beginOrderEditOrderWorkflow(container).run({ input: { order_id: placed.id } })
+      await orderEditAddNewItemWorkflow(container).run({ input: { order_id: placed.id, items: [{ variant_id: store.variantId, quantity: 1 }] } })
+      await requestOrderEditRequestWorkflow(container).run({ input: { order_id: placed.id } })
+      await confirmOrderEditRequestWorkflow(container).run({ input: { order_id: placed.id, confirmed_by: "admin" } })
+
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row).toMatchObject({ refund_owed: "49.99", captured_at: null })
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.refund_owed).toEqual([expect.objectContaining({ id: row.id, order_id: placed.id, refund_owed: "49.99" })])
+      // The order still open asks for a new payment of its whole new total: the crypto one is given back, never counted twice.
+      const order = (await orderWithPayments(container, row.cart_id!))!
+      expect({ status: order.status, captured: order.payments.filter((payment: any) => payment.captured_at) }).toEqual({ status: "pending", captured: [] })
+    })
 
     it("refunds an order canceled while the plugin captured its payment, between Medusa's read of it and its cancel", async () => {
       const container = getContainer()

@@ -210,8 +210,8 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
         ]}
       />
       <ShiftList
-        title="Paid after the order was canceled: pay back"
-        description="The order was canceled while the deposit was on its way; the shift settled, so you received money no order keeps. Nothing was captured."
+        title="Paid after its order or payment was canceled: pay back"
+        description="The order was canceled while the deposit was on its way, or changed (an edit, a claim, an exchange, a return), upon which Medusa canceled this payment and asks for a new one; the shift settled, so you received money no order keeps. Nothing was captured."
         testId="crypto-swap-refund-owed"
         shifts={status.refund_owed ?? []}
         columns={[
