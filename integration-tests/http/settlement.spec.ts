@@ -133,6 +133,30 @@ medusaIntegrationTestRunner({
       }).toEqual({ transactions: [{ reference: "capture", reference_id: capture.id, amount: Number(capture.amount) }], pending: 0 })
     })
 
+    it("books that capture too when the order is canceled before the capture action books it, so its refund nets it out", async () => {
+      const container = getContainer()
+      const { cart, shiftId } = await paySession(PROVIDERS.beforePayment)
+      const placed = await shop.complete(cart.id)
+      await env.control.deposit(shiftId)
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      // Medusa captures inside the authorization; the merchant cancels the order before the capture action runs.
+      const payments = container.resolve(Modules.PAYMENT)
+      const authorize = payments.authorizePaymentSession.bind(payments)
+      jest.spyOn(payments, "authorizePaymentSession").mockImplementationOnce(async (...args) => {
+        const authorized = await authorize(...args)
+        await api.post(`/admin/orders/${placed.order.id}/cancel`, {}, await adminHeaders(container))
+        return authorized
+      })
+      await reconcile(container)
+      await reconcile(container)
+      const order = (await orderWithPayments(container, cart.id))!
+      const booked = order.transactions.map((transaction: any) => ({ reference: transaction.reference, amount: Number(transaction.amount) }))
+      expect({ status: order.status, booked: booked.sort((a: any, b: any) => a.amount - b.amount) }).toEqual({
+        status: "canceled",
+        booked: [{ reference: "refund", amount: -49.99 }, { reference: "capture", amount: 49.99 }],
+      })
+    })
+
     it("cancels an expired unpaid session and the order placed before payment, releasing its stock", async () => {
       const container = getContainer()
       const { cart, shiftId } = await paySession(PROVIDERS.beforePayment)

@@ -199,6 +199,9 @@ export function planWithoutShift(row: Pick<ShiftActionState, "kind" | "captured_
 
 const TERMINAL = new Set(["settled", "refunded", "expired"])
 
+/** Statuses in which the shopper's deposit is confirmed: it can no longer be sent back for what it is. */
+export const DEPOSIT_CONFIRMED_STATUSES: ReadonlySet<string> = new Set(["processing", "settling", "settled"])
+
 /** Statuses in which the shopper's deposit has reached the service and has not been sent back. */
 export const DEPOSIT_SEEN_STATUSES: ReadonlySet<string> = new Set(["pending", "processing", "review", "settling", "settled", "multiple"])
 
@@ -338,18 +341,22 @@ export function planShiftActions(
   // A session Medusa deleted can't be authorized or captured: money paid into its shift (the shopper
   // switched coins, then paid the old address) is flagged for the merchant to pay back instead.
   const payable = payment && !row.session_gone
+  // A deposit that lands after its order, placed before payment, was canceled is owed back by the capture
+  // (`refund_owed`), never listed twice.
+  const orderCanceledUnpaid = payment && Boolean(row.order_canceled_at) && !row.authorized_at
   // Not money given back to the shopper, who was told to start a new payment.
-  const paidWithoutSession = payment && Boolean(row.session_gone) && PAID_STAGES.has(decision.stage) && !givenBackToShopper(row)
+  const paidWithoutSession = payment && Boolean(row.session_gone) && PAID_STAGES.has(decision.stage) && !givenBackToShopper(row) && !orderCanceledUnpaid
   if (paidWithoutSession && !flags.paid_without_session) events.push("crypto-swap.shift.paid_without_session")
   flags.paid_without_session = paidWithoutSession ? decision.stage : null
 
   // Cleared flags are set to null: the ledger merges JSON columns on update.
   flags.review = decision.stage === "review" ? shift.issue ?? "review" : null
   // Cleared only by a judgement that the money covers the amount due, never by a read that says nothing.
-  // `underpaid_since` starts the wait for a top-up (underpayment.waitMinutes).
+  // `underpaid_since` starts the wait for a top-up (underpayment.waitMinutes) once the deposit is confirmed:
+  // no top-up is taken before (one pending or in review, for hours, may yet be sent back).
   if (decision.stage === "underpaid" && row.kind !== "refund") {
     flags.underpaid = decision.settledAmount ?? decision.expectedAmount
-    flags.underpaid_since = flags.underpaid_since ?? now.toISOString()
+    flags.underpaid_since = flags.underpaid_since ?? (DEPOSIT_CONFIRMED_STATUSES.has(decision.effectiveStatus) ? now.toISOString() : null)
   } else if (decision.settledAmount ?? decision.expectedAmount) {
     flags.underpaid = null
     flags.underpaid_since = null
@@ -410,7 +417,6 @@ export function planShiftActions(
   // Money an admin already refunds through a refund shift (held money) never pays an order, whatever
   // arrives later (a top-up to the same variable address). Nor does a deposit that lands after its order,
   // placed before payment, was canceled: authorizing it would make a payment of the canceled order.
-  const orderCanceledUnpaid = payment && Boolean(row.order_canceled_at) && !row.authorized_at
   const placeable = payable && !givenBackToShopper(row) && !orderCanceledUnpaid
   const windowEnd = row.underpayment_wait_minutes === undefined ? null : underpaymentWindowEnd(flags, row.underpayment_wait_minutes)
   // A variable shift holds one of the account's few open variable orders for 7 days: one whose page

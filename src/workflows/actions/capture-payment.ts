@@ -48,8 +48,9 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
   if (!capturedInFull(payment)) throw new Error("The payment was not captured")
   // Captured for an order canceled meanwhile (Medusa's own payment webhook route, or a capture racing the
   // cancel): nothing ships, so Medusa refunds it; retried until it has.
+  // Booked first: the cancel's refund of it is booked too, and the order's transactions then net to nothing.
+  if (orderId) await bookOrderCaptures(container, { order_id: orderId, currency_code: payment!.currency_code, captures: payment!.captures ?? [] })
   if (orderCanceled) await refundCanceledCaptures(container, orderId!)
-  else if (orderId) await bookOrderCaptures(container, { order_id: orderId, currency_code: payment!.currency_code, captures: payment!.captures ?? [] })
   const now = new Date()
   return { ledger: { ...links, captured_at: now, authorized_at: row.authorized_at ?? now }, history: "captured" }
 }

@@ -8,12 +8,11 @@ import { planShift } from "../../lib/shift/shift-plan"
 import { paymentClosed, stillMissing, topUpClosed, underpaymentUndecided } from "../../lib/shift/underpayment"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { shopperError, text, type MessageKey } from "../../lib/i18n"
-import { topUpOnItsWay } from "../../lib/shift/shift-actions"
+import { DEPOSIT_CONFIRMED_STATUSES, topUpOnItsWay } from "../../lib/shift/shift-actions"
 import { recordNewShift } from "./record-new-shift"
 import { assertVariableShiftRoom } from "./variable-pool"
 
 /** A payment's deposit confirmed at the service: it will settle, short as it is. */
-const CONFIRMED = new Set(["processing", "settling", "settled"])
 /** A waiting top-up this close to its end is not offered again: the shopper could not pay it in time. */
 const REUSE_MARGIN_MS = 2 * 60_000
 
@@ -33,7 +32,7 @@ export const createTopUpShiftStep = createStep(
     const decision = decideLedgerRow(row, provider.options)
     const missing = stillMissing(row, decision.settledAmount ?? decision.expectedAmount)
     // Only once the deposit is confirmed: one still pending or in review may yet be sent back.
-    const confirmed = CONFIRMED.has(decision.effectiveStatus)
+    const confirmed = DEPOSIT_CONFIRMED_STATUSES.has(decision.effectiveStatus)
     if (row.kind !== "payment" || decision.stage !== "underpaid" || !confirmed || !underpaymentUndecided(row.flags) || paymentClosed(row) || !missing) {
       throw refused("top_up.not_allowed")
     }

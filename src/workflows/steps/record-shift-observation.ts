@@ -81,6 +81,7 @@ async function mirrorStatusOnce(
     await mirrorStatus(container, row.payment_session_id!, shift)
   } catch (failure) {
     const error = `could not copy status ${shift.status} into payment session ${row.payment_session_id}: ${(failure as Error).message}`
+    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`crypto-swap: ${error}`)
     const failures = row.sync_failures + 1
     await ledger.updateSwapShifts({ id: row.id, sync_failures: failures, last_error: error, next_sync_at: retryAt(failures, cadence, now) })
     return error

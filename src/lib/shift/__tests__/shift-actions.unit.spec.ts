@@ -227,6 +227,25 @@ describe("planShiftActions", () => {
     expect(plan(short, { status: "processing", type: "variable", settleAmount: "50" })).toMatchObject({ authorize: true, flags: { underpaid: null } })
   })
 
+  it("owes back a late deposit to a payment whose order, placed before payment, its expiry canceled, never also as paid without a session", () => {
+    const canceled = { session_gone: true, order_canceled_at: new Date() }
+    for (const shift of [{ status: "review", issue: "order expired" }, { status: "settled" }]) {
+      const judged = plan(canceled, { ...shift, type: "fixed", settleAmount: "50" })
+      expect({ flag: judged.flags.paid_without_session ?? null, events: judged.events }).toEqual({ flag: null, events: expect.not.arrayContaining(["crypto-swap.shift.paid_without_session"]) })
+    }
+    expect(plan(canceled, { status: "settled", type: "fixed", settleAmount: "50" }).capture).toBe(true)
+    expect(plan({ session_gone: true }, { status: "settled", type: "fixed", settleAmount: "50" }).flags.paid_without_session).toBe("settled")
+  })
+
+  it("starts the wait for a top-up once a short deposit is confirmed, never while it is in review", () => {
+    const inReview = plan({ underpayment_wait_minutes: 0 }, { status: "review", type: "variable", issue: "amount under min", settleAmount: "3" })
+    expect(inReview).toMatchObject({ authorize: false, settleUnderpayment: false, flags: { underpaid: "3" } })
+    expect(inReview.flags.underpaid_since ?? null).toBeNull()
+    // Released from review hours later: the shopper may pay the rest from now on.
+    const settled = plan({ underpayment_wait_minutes: 60, flags: inReview.flags }, { status: "settled", type: "variable", settleAmount: "3" })
+    expect(settled).toMatchObject({ settleUnderpayment: false, flags: { underpaid: "3", underpaid_since: expect.any(String) } })
+  })
+
   it("cancels a waiting shift whose session is gone, at the waiting cadence rather than the prompt one", () => {
     const abandoned = plan({ session_gone: true }, { status: "waiting" }, false)
     expect(abandoned.cancelAbandoned).toBe(true)
