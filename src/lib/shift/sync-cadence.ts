@@ -73,10 +73,8 @@ export function nextSyncAt(
   // A refund waiting for the shopper's address has nothing to read: the address, when given, wakes it.
   if (shift.kind === "refund" && shift.status === "address_needed") return null
   // An expired shift may still receive a late deposit, which the service reviews (variable) or sends back
-  // (and may need an address for): watched at the review cadence for an hour, then slowly (lateWatch).
-  if (shift.status === "expired" && shift.expiresAt && now.getTime() - new Date(shift.expiresAt).getTime() < LATE_DEPOSIT_WATCH_MS) {
-    return new Date(now.getTime() + cadence.reviewSeconds * 1000)
-  }
+  // (and may need an address for): watched at the review cadence for an hour, then slowly up to LATE_DEPOSIT_HORIZON_MS.
+  if (expiredWithin(shift, now, LATE_DEPOSIT_WATCH_MS)) return new Date(now.getTime() + cadence.reviewSeconds * 1000)
   if (shift.terminal && !shift.actionPending) {
     const wake = shift.wakeAt && shift.wakeAt > now ? shift.wakeAt : null
     // The rest of a short refund, or a deposit again after one was sent back, is the merchant's to send now:
@@ -84,7 +82,7 @@ export function nextSyncAt(
     const watchSeconds = shift.kind === "refund" && shift.refundToSend ? cadence.refundSeconds : cadence.openAddressSeconds
     const seconds = addressOpen(shift, now)
       ? watchSeconds
-      : lateWatch(shift, now)
+      : expiredWithin(shift, now, LATE_DEPOSIT_HORIZON_MS)
         ? cadence.openAddressSeconds
         : pageOpen(shift, now)
           ? pageSeconds(shift, now, cadence)
@@ -139,9 +137,9 @@ function addressOpen(
   return shift.kind === "refund" && Boolean(shift.refundOpen) && open
 }
 
-/** An expired shift within LATE_DEPOSIT_HORIZON_MS of its expiry, where a late deposit may still show up. */
-function lateWatch(shift: { status: string; expiresAt?: Date | string | null }, now: Date): boolean {
-  return shift.status === "expired" && Boolean(shift.expiresAt) && now.getTime() - new Date(shift.expiresAt!).getTime() < LATE_DEPOSIT_HORIZON_MS
+/** An expired shift less than `ms` after its expiry, where a late deposit may still show up. */
+function expiredWithin(shift: { status: string; expiresAt?: Date | string | null }, now: Date, ms: number): boolean {
+  return shift.status === "expired" && Boolean(shift.expiresAt) && now.getTime() - new Date(shift.expiresAt!).getTime() < ms
 }
 
 /** A hosted checkout not paid yet whose page still takes a pick (see CHECKOUT_PAYABLE_MS). */

@@ -46,10 +46,11 @@ export const capturePayment: ShiftAction = async (container, row, recorded) => {
   }
   const { payment, links, orderId, orderCanceled } = await sessionPayment(container, row)
   if (!capturedInFull(payment)) throw new Error("The payment was not captured")
+  // Captured before this action, inside Medusa's authorization, books nothing on the order (Medusa's capture
+  // workflows above book their own); booked before a cancel's refund, which Medusa books too, so they net out.
+  if (inFull && orderId) await bookOrderCaptures(container, { order_id: orderId, currency_code: payment!.currency_code, captures: payment!.captures ?? [] })
   // Captured for an order canceled meanwhile (Medusa's own payment webhook route, or a capture racing the
   // cancel): nothing ships, so Medusa refunds it; retried until it has.
-  // Booked first: the cancel's refund of it is booked too, and the order's transactions then net to nothing.
-  if (orderId) await bookOrderCaptures(container, { order_id: orderId, currency_code: payment!.currency_code, captures: payment!.captures ?? [] })
   if (orderCanceled) await refundCanceledCaptures(container, orderId!)
   const now = new Date()
   return { ledger: { ...links, captured_at: now, authorized_at: row.authorized_at ?? now }, history: "captured" }

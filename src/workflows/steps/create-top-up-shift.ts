@@ -12,7 +12,6 @@ import { DEPOSIT_CONFIRMED_STATUSES, topUpOnItsWay } from "../../lib/shift/shift
 import { recordNewShift } from "./record-new-shift"
 import { assertVariableShiftRoom } from "./variable-pool"
 
-/** A payment's deposit confirmed at the service: it will settle, short as it is. */
 /** A waiting top-up this close to its end is not offered again: the shopper could not pay it in time. */
 const REUSE_MARGIN_MS = 2 * 60_000
 

@@ -1,4 +1,4 @@
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { MedusaContainer, UpdatePaymentDTO } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
@@ -36,13 +36,17 @@ export async function markSessionGivenBack(container: MedusaContainer, payment: 
   if (payment.payment_session_id) await patchSessionData(container, payment.payment_session_id, { given_back: true })
 }
 
-/** Merges `patch` into a session's data unless it holds it already (the provider takes the plugin's updates as given). */
-async function patchSessionData(container: MedusaContainer, sessionId: string, patch: Record<string, unknown>) {
+/**
+ * Merges `patch` into a session's data unless it holds it already (the provider takes the plugin's updates as
+ * given); with `unlessCanceled`, never into a canceled session's.
+ */
+export async function patchSessionData(container: MedusaContainer, sessionId: string, patch: Record<string, unknown>, { unlessCanceled = false } = {}) {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const {
     data: [session],
-  } = await query.graph({ entity: "payment_session", fields: ["id", "amount", "currency_code", "data"], filters: { id: sessionId } })
-  if (!session || Object.entries(patch).every(([key, value]) => (session.data?.[key] ?? undefined) === value)) return
+  } = await query.graph({ entity: "payment_session", fields: ["id", "amount", "currency_code", "data", "status"], filters: { id: sessionId } })
+  if (!session || (unlessCanceled && session.status === PaymentSessionStatus.CANCELED)) return
+  if (Object.entries(patch).every(([key, value]) => (session.data?.[key] ?? undefined) === value)) return
   await container.resolve(Modules.PAYMENT).updatePaymentSession({
     id: session.id,
     amount: session.amount,

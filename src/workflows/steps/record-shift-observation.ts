@@ -1,5 +1,5 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { ContainerRegistrationKeys, Modules, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
@@ -11,6 +11,7 @@ import type { StatusDecision } from "../../lib/shift/status-map"
 import type { ShiftObservation } from "./observe-shift"
 import type { ObservedShift } from "../../lib/shift/sync-observation"
 import { sessionPayment } from "../actions/session-payment"
+import { patchSessionData } from "./payment-credit"
 import { unsentColumn, withNewEvents, type ShiftEventMessage } from "../../lib/shift/plugin-events"
 
 export type SyncSource = "create" | "poll" | "webhook" | "storefront" | "admin"
@@ -48,20 +49,8 @@ const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedS
  * Copies the shift's status into the payment session's data, which the storefront shows and the provider
  * reads where it may not call the service (deleting a session refuses once a deposit was seen).
  */
-async function mirrorStatus(container: MedusaContainer, sessionId: string, shift: { status: string; issue?: string | null }) {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const {
-    data: [session],
-  } = await query.graph({ entity: "payment_session", fields: ["id", "amount", "currency_code", "data", "status"], filters: { id: sessionId } })
-  if (!session || session.status === PaymentSessionStatus.CANCELED) return
-  const data = session.data ?? {}
-  if (data.status === shift.status && (data.issue ?? null) === (shift.issue ?? null)) return
-  await container.resolve(Modules.PAYMENT).updatePaymentSession({
-    id: session.id,
-    amount: session.amount,
-    currency_code: session.currency_code,
-    data: { ...data, status: shift.status, issue: shift.issue ?? undefined },
-  })
+function mirrorStatus(container: MedusaContainer, sessionId: string, shift: { status: string; issue?: string | null }) {
+  return patchSessionData(container, sessionId, { status: shift.status, issue: shift.issue ?? undefined }, { unlessCanceled: true })
 }
 
 /**

@@ -1,15 +1,13 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
-import { registeredProviders, type RegisteredProvider } from "../../lib/provider-registry"
+import { catalogueFor, registeredProviders, type RegisteredProvider } from "../../lib/provider-registry"
 import { shopperError, text } from "../../lib/i18n"
 import { shopperKey } from "../../lib/admission/budgets"
 import { goneSessions } from "../../lib/gone-sessions"
-import { catalogueFor } from "../../lib/provider-registry"
 import { planShift } from "../../lib/shift/shift-plan"
 import { toDecimalString } from "../../lib/money"
 import type { StorefrontChoice } from "../../lib/shift/storefront-input"
-import type { BigNumberInput } from "@medusajs/framework/types"
 
 /**
  * Refuses a new variable-rate payment shift when the account's open variable shifts (every provider on
