@@ -81,6 +81,10 @@ medusaIntegrationTestRunner({
       ])
       const { data: refunded } = await api.post(`/admin/crypto-swap/shifts/${settled.id}/refund`, {}, admin)
       expect(refunded.refund).toMatchObject({ kind: "refund", amount_due: settled.settle_amount, refund_address: ETH_REFUND, status: "waiting" })
+      // Who asked, in the payment's history.
+      expect((await ledgerRow(container, { id: settled.id })).events.filter((event: any) => event.source === "admin")).toEqual([
+        expect.objectContaining({ action: "refunded_via_shift", detail: { by: expect.stringMatching(/^user_/), refund: refunded.refund.id } }),
+      ])
       const again = await failing(api.post(`/admin/crypto-swap/shifts/${settled.id}/refund`, {}, admin))
       expect(again.status).toBe(400)
       expect((await api.get("/admin/crypto-swap/status", admin)).data.underpaid).toEqual([])

@@ -218,6 +218,42 @@ medusaIntegrationTestRunner({
       expect({ status: order.status, captured: order.payments.filter((payment: any) => payment.captured_at) }).toEqual({ status: "pending", captured: [] })
     })
 
+    it("links a crypto payment of what an edited order still owes to that order: the admin finds it, and an unheard cancel refunds it", async () => {
+      const container = getContainer()
+      const { order: placed } = await settledOrder()
+      // An item added once the order is paid: Medusa asks for the difference with a collection of the order's own, no cart's.
+      await beginOrderEditOrderWorkflow(container).run({ input: { order_id: placed.id } })
+      await orderEditAddNewItemWorkflow(container).run({ input: { order_id: placed.id, items: [{ variant_id: store.variantId, quantity: 1 }] } })
+      await requestOrderEditRequestWorkflow(container).run({ input: { order_id: placed.id } })
+      await confirmOrderEditRequestWorkflow(container).run({ input: { order_id: placed.id, confirmed_by: "admin" } })
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const {
+        data: [edited],
+      } = await query.graph({ entity: "order", fields: ["payment_collections.id", "payment_collections.status"], filters: { id: placed.id } })
+      const outstanding = edited.payment_collections.find((collection: any) => collection.status === "not_paid")
+      const { data } = await api.post(`/store/payment-collections/${outstanding.id}/payment-sessions`, { provider_id: PROVIDERS.default, data: BTC }, shop.headers)
+      const shiftId = data.payment_collection.payment_sessions.find((session: any) => session.provider_id === PROVIDERS.default).data.shift_id
+      await env.control.deposit(shiftId)
+      await env.control.walk(shiftId, ["processing", "settling", "settled"])
+      await reconcile(container)
+
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(row).toMatchObject({ order_id: placed.id, cart_id: null, captured_at: expect.anything() })
+      const { data: shown } = await api.get(`/admin/crypto-swap/orders/${placed.id}`, admin)
+      expect(shown.shifts.map((shift: any) => shift.id)).toContain(row.id)
+
+      // Canceled without the plugin hearing of it: the hourly job finds the payment by its order.
+      await unheardByThePlugin(container, () => api.post(`/admin/orders/${placed.id}/cancel`, {}, admin))
+      await findUnheardOrderCancels(container)
+      expect(await ledgerRow(container, { shift_id: shiftId })).toMatchObject({ order_canceled_at: expect.anything() })
+      // What the cancel refunded of it becomes its refund shift, on the order's page with it.
+      await reconcile(container)
+      const refunds = await refundRows(container, row.payment_id!)
+      expect(refunds.map((refund) => ({ order_id: refund.order_id, amount_due: refund.amount_due }))).toEqual([{ order_id: placed.id, amount_due: "49.99" }])
+      const { data: after } = await api.get(`/admin/crypto-swap/orders/${placed.id}`, admin)
+      expect(after.shifts.map((shift: any) => shift.id)).toEqual(expect.arrayContaining([row.id, refunds[0].id]))
+    })
+
     it("refunds an order canceled while the plugin captured its payment, between Medusa's read of it and its cancel", async () => {
       const container = getContainer()
       const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
@@ -335,18 +371,23 @@ medusaIntegrationTestRunner({
      * stopped before its subscriber ran, the subscriber failed, or the order was canceled before this release):
      * the local bus's listener is taken off for the cancel.
      */
-    async function captureKeptByUnheardCancel(container: MedusaContainer) {
-      const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
-      await env.control.walk(shiftId, ["settling", "settled"])
+    /** Runs `cancel` with the plugin's order-canceled subscriber unsubscribed, as a lost event would leave it. */
+    async function unheardByThePlugin(container: MedusaContainer, cancel: () => Promise<unknown>) {
       const bus = (container.resolve(Modules.EVENT_BUS) as unknown as { eventEmitter_: EventEmitter }).eventEmitter_
       const [subscriber] = bus.listeners(OrderWorkflowEvents.CANCELED).filter((listener) => (listener as { subscriberId?: string }).subscriberId === "crypto-swap-order-canceled")
       expect(subscriber).toBeDefined()
       bus.off(OrderWorkflowEvents.CANCELED, subscriber as (...args: unknown[]) => void)
       try {
-        await cancelDuringCapture(container, placed.id)
+        await cancel()
       } finally {
         bus.on(OrderWorkflowEvents.CANCELED, subscriber as (...args: unknown[]) => void)
       }
+    }
+
+    async function captureKeptByUnheardCancel(container: MedusaContainer) {
+      const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await unheardByThePlugin(container, () => cancelDuringCapture(container, placed.id))
       const [payment] = (await orderWithPayments(container, cart.id))!.payments
       const kept = await ledgerRow(container, { shift_id: shiftId })
       expect({ captured: Boolean(payment.captured_at), order_canceled_at: kept.order_canceled_at, refunds: await medusaRefunds(container, payment.id) }).toEqual({

@@ -2,6 +2,7 @@ import type { BigNumberRawValue, MedusaContainer } from "@medusajs/framework/typ
 import { BigNumber, ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
 import type { LedgerShift } from "./shift-action"
 import { rawTotal } from "../../lib/money"
+import { orderOfCollection } from "../steps/collection-payer"
 
 /** `captured_at` is set once a payment is captured in full; `captures` says whether any of it was. */
 type MedusaPayment = {
@@ -45,6 +46,9 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
   if (!orderId && row.cart_id && session) {
     const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: row.cart_id } })
     orderId = links[0]?.order_id ?? null
+  } else if (!orderId && !row.cart_id && row.payment_collection_id) {
+    // A collection of an order's own (what an edited order still owes), on a row an earlier release recorded without it.
+    orderId = await orderOfCollection(container, row.payment_collection_id)
   }
   const {
     data: [order],

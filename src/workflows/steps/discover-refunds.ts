@@ -6,6 +6,7 @@ import { providerRegistry } from "../../lib/provider-registry"
 import { toDecimalString } from "../../lib/money"
 import { recordRefund, recordUnknownPaymentRefund } from "./record-refund"
 import { discoveryOverlapMs, readSinceWatermark } from "./discovery-window"
+import { orderOfCollection } from "./collection-payer"
 
 /** What a tick recorded, how many of Medusa's refunds it read, and where the next one starts. */
 export type RefundDiscovery = { recorded: string[]; read: number; refunds_through: string | null }
@@ -19,18 +20,6 @@ type RefundRow = RefundDTO & {
 const REFUND_FIELDS: FindConfig<RefundDTO> = {
   select: ["id", "amount", "raw_amount", "payment_id", "payment.provider_id", "payment.payment_session_id", "payment.currency_code", "payment.payment_collection_id"],
   relations: ["payment"],
-}
-
-/** The order a payment collection belongs to, for the merchant to know whose money a refund is. */
-async function orderOfCollection(container: MedusaContainer, paymentCollectionId: string): Promise<string | null> {
-  const {
-    data: [link],
-  } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
-    entity: "order_payment_collection",
-    fields: ["order_id"],
-    filters: { payment_collection_id: paymentCollectionId },
-  })
-  return (link?.order_id as string | undefined) ?? null
 }
 
 /**

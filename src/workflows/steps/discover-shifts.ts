@@ -4,6 +4,7 @@ import type { FilterablePaymentSessionProps } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerRegistry } from "../../lib/provider-registry"
 import { ledgerRowFromSession, recordNewShift } from "./record-new-shift"
+import { collectionPayer } from "./collection-payer"
 import { discoveryOverlapMs, readSinceWatermark } from "./discovery-window"
 
 /** What a tick found, what it cost (sessions read by id, and read whole), and where the next one starts. */
@@ -56,8 +57,9 @@ export const discoverShiftsStep = createStep("crypto-swap-discover-shifts", asyn
       })
       const cartOf = new Map(carts.map((link) => [link.payment_collection_id, link.cart_id]))
       for (const session of fresh) {
-        const row = ledgerRowFromSession(session as Parameters<typeof ledgerRowFromSession>[0], cartOf.get(session.payment_collection_id) ?? null)
         try {
+          const payer = await collectionPayer(container, session.payment_collection_id, cartOf.get(session.payment_collection_id) ?? null)
+          const row = ledgerRowFromSession(session as Parameters<typeof ledgerRowFromSession>[0], payer)
           if (await recordNewShift(ledger, row, "create")) discovered += 1
         } catch (error) {
           // One session the ledger can't take must not stop the tick (discovery runs before the syncs): the next tick tries it again.

@@ -2,6 +2,7 @@ import type { InferTypeOf } from "@medusajs/framework/types"
 import type { CryptoSwapModuleService } from "../../modules/crypto-swap"
 import type { SwapShift } from "../../modules/crypto-swap/models/swap-shift"
 import type { CryptoSwapSessionData } from "../../lib/shift/session-data"
+import type { CollectionPayer } from "./collection-payer"
 
 type NewLedgerRow = Omit<Partial<InferTypeOf<typeof SwapShift>>, "id" | "events"> & { status: string }
 
@@ -26,7 +27,7 @@ export async function recordNewShift(
 /** Ledger columns for a payment session the provider created. */
 export function ledgerRowFromSession(
   session: { id: string; provider_id: string; data: Record<string, unknown> | null; payment_collection_id?: string },
-  cartId: string | null
+  payer: CollectionPayer
 ) {
   const data = (session.data ?? {}) as Partial<CryptoSwapSessionData>
   // A hosted checkout's payer picks the coin on the service's page: an address typed before is for no coin
@@ -40,7 +41,8 @@ export function ledgerRowFromSession(
     provider_id: session.provider_id,
     payment_session_id: session.id,
     payment_collection_id: session.payment_collection_id ?? null,
-    cart_id: cartId,
+    cart_id: payer.cart_id,
+    order_id: payer.order_id,
     deposit_coin: data.deposit_coin ?? null,
     deposit_network: data.deposit_network ?? null,
     deposit_address: data.deposit_address ?? null,

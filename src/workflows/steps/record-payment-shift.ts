@@ -3,6 +3,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerRegistry } from "../../lib/provider-registry"
 import { ledgerRowFromSession, recordNewShift } from "./record-new-shift"
+import { collectionPayer } from "./collection-payer"
 
 export type RecordPaymentShiftInput = {
   session_id: string
@@ -40,8 +41,9 @@ export const recordPaymentShiftStep = createStep(
       fields: ["cart_id"],
       filters: { payment_collection_id: session.payment_collection_id },
     })
+    const payer = await collectionPayer(container, session.payment_collection_id, carts[0]?.cart_id ?? null)
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-    const row = ledgerRowFromSession({ ...session, data } as Parameters<typeof ledgerRowFromSession>[0], carts[0]?.cart_id ?? null)
+    const row = ledgerRowFromSession({ ...session, data } as Parameters<typeof ledgerRowFromSession>[0], payer)
     return new StepResponse(await recordNewShift(ledger, row, input.source))
   }
 )

@@ -157,6 +157,16 @@ export const refundHeldMoneyStep = createStep(
     }
     await refundHeldMoney(container, row, { address: input.address, memo: input.memo })
     const [refund] = await ledger.listSwapShifts({ refund_id: heldRefundId(row.id) }, { select: ["id"], take: 1 })
+    // Who gave the money back, in the payment's history (refund instead records its own).
+    await ledger.createSwapShiftEvents({
+      swap_shift_id: row.id,
+      from_status: row.status,
+      to_status: row.status,
+      source: "admin",
+      action: "refunded_via_shift",
+      detail: { by: input.actor_id, refund: refund.id },
+      occurred_at: new Date(),
+    })
     return new StepResponse(refund.id)
   }
 )

@@ -114,7 +114,7 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
       />
       <ShiftList
         title="Paid after the shopper switched coins: pay back"
-        description="The shopper paid a payment they had replaced with another, so no order holds this money."
+        description="The shopper paid a payment they had replaced with another, so no order holds this money. Pay it back once it settled: until then (in review, say) the service may still send it back to the shopper itself."
         testId="crypto-swap-paid-without-session"
         shifts={status.paid_without_session ?? []}
         columns={[
@@ -124,7 +124,17 @@ export function ShiftsSection({ status, onPage }: { status: PluginStatus; onPage
           },
           { header: "Cart", cell: (shift) => shift.cart_id ?? "-", mono: true },
           { header: "Refund address", cell: (shift) => shift.refund_address ?? "ask the shopper", mono: true },
-          { header: "", cell: (shift) => (shift.status === "settled" ? <ShiftButtons ledgerId={shift.id} refundHeld /> : null) },
+          {
+            header: "",
+            cell: (shift) =>
+              shift.status === "settled" ? (
+                <ShiftButtons ledgerId={shift.id} refundHeld />
+              ) : (
+                <Text size="small" className="text-ui-fg-muted">
+                  Not settled yet: wait
+                </Text>
+              ),
+          },
         ]}
       />
       <ShiftList
