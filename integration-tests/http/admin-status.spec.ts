@@ -114,6 +114,19 @@ medusaIntegrationTestRunner({
       expect(data.paid_no_order).toEqual([expect.objectContaining({ id: unplaced.id, cart_id: "cart_z", attempts: 2, last_error: "sold out", next_attempt_at: null })])
     })
 
+    it("lists as stuck a shift that is over but keeps failing to sync, as a status copy into its session that keeps failing does", async () => {
+      const container = getContainer()
+      const admin = await adminHeaders(container)
+      const base = { provider_id: PROVIDERS.default, kind: "payment" as const, currency_code: "usd", amount_due: "10", status: "settled", terminal: true }
+      const [failing] = await ledgerOf(container).createSwapShifts([
+        { ...base, shift_id: "over-failing", sync_failures: 6, next_sync_at: new Date(), last_error: "could not copy status settled into payment session payses_x: connection lost" },
+        // Retried once: not stuck yet.
+        { ...base, shift_id: "over-retried", sync_failures: 1, next_sync_at: new Date() },
+      ])
+      const { data } = await api.get("/admin/crypto-swap/status", admin)
+      expect(data.stuck_shifts.map((row: { id: string }) => row.id)).toEqual([failing.id])
+    })
+
     it("answers 400 with the reason for a bad page", async () => {
       const admin = await adminHeaders(getContainer())
       for (const [query, reason] of [

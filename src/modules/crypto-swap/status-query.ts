@@ -29,13 +29,17 @@ export async function openShiftCounts(knex: Knex) {
   return { total: rows.reduce((total, row) => total + Number(row.count), 0), by_status: byStatus }
 }
 
-/** One page of the open shifts that keep failing to sync or are long past their deadline, oldest deadline first, and how many in all. */
+/**
+ * One page of the shifts that keep failing to sync, and of the open ones long past their deadline, oldest deadline
+ * first, and how many in all. A shift that is over is synced only while something is left to do (a status to copy
+ * into its session, a late deposit to watch for): failing, it is as stuck as an open one.
+ */
 export async function stuckShifts(knex: Knex, page: Page, now = new Date()) {
   // Each arm whole, so each is a range of its own index (the rare failing rows, the waiting ones by deadline).
   const stuck = () =>
     shifts(knex).where((where) =>
       where
-        .where((failing) => failing.where("s.terminal", false).where("s.sync_failures", ">=", STUCK_FAILURES))
+        .where("s.sync_failures", ">=", STUCK_FAILURES)
         .orWhere((late) => late.where("s.terminal", false).where("s.status", "waiting").where("s.expires_at", "<", new Date(now.getTime() - STUCK_AFTER_MS)))
     )
   const [rows, [{ count }]] = await Promise.all([
