@@ -1,7 +1,9 @@
+import { MedusaError } from "@medusajs/framework/utils"
 import { findCoinNetwork, type Coin, type Shift, type SwapServiceClient } from "../swap-service"
 import type { Settlement } from "../options"
 import { coinDecimals, type ShiftPlan } from "./shift-plan"
 import { coveringDeposit } from "./covering-deposit"
+import { compareDecimals } from "../money"
 
 export type ShiftFor = {
   /** Echoed back by the service: the payment session the shift pays. */
@@ -25,6 +27,13 @@ export async function openShift(client: SwapServiceClient, plan: ShiftPlan, sett
   const pair = { depositCoin: plan.depositCoin, depositNetwork: plan.depositNetwork, settleCoin: settlement.coin, settleNetwork: settlement.network }
   if (plan.type === "fixed") {
     const quote = await client.createQuote({ ...pair, settleAmount: plan.settleAmount }, ctx)
+    // The service settles what it quoted: a quote short of what was asked would pay the merchant short.
+    if (compareDecimals(quote.settleAmount, plan.settleAmount) < 0) {
+      throw new MedusaError(
+        MedusaError.Types.UNEXPECTED_STATE,
+        `The swap service quoted ${quote.settleAmount} ${settlement.coin} for the ${plan.settleAmount} asked: no shift was made`
+      )
+    }
     return client.createFixedShift({ quote, ...common }, ctx)
   }
   return client.createVariableShift({ ...pair, ...common }, ctx)

@@ -17,9 +17,10 @@ export type ShiftPlan = {
   settleAmount: string
 }
 
+/** A coin's precision on a network, however the merchant's settlement spells the network (the catalogue's is lower case). */
 export function coinDecimals(coin: Coin, network: string): number {
-  const decimals = coin.tokenDetails?.[network]?.decimals
-  return Math.min(decimals ?? MAX_DECIMALS, MAX_DECIMALS)
+  const details = Object.entries(coin.tokenDetails ?? {}).find(([name]) => name.toLowerCase() === network.toLowerCase())?.[1]
+  return Math.min(details?.decimals ?? MAX_DECIMALS, MAX_DECIMALS)
 }
 
 function invalid(refusal: ShopperText): never {

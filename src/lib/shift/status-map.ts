@@ -220,7 +220,9 @@ export function decideStatus(shift: ShiftLike, policy: StatusPolicy): StatusDeci
   const covered = judged && policy.credit ? addDecimals(judged, policy.credit) : judged
   // Settled without any figure to judge it by: nothing is captured on it until the service says (read again, see isTerminal).
   if (stage === "settled" && variable && !judged) stage = "unknown"
-  if ((stage === "settled" || inFlight) && variable && covered) {
+  // A fixed shift is judged once settled too: the service settles its quote, which never falls short of the
+  // amount due the plugin asked for, unless the service honoured it short.
+  if (covered && (stage === "settled" || (inFlight && variable))) {
     const floor = lessPercent(policy.amountDue, policy.underpaymentTolerancePercent)
     // Short on the figures known so far, with one still to come: nothing can be said yet (read again, see isTerminal).
     if (compareDecimals(covered, floor) < 0) stage = multiple?.figureMissing ? "unknown" : "underpaid"

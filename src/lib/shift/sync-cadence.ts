@@ -82,7 +82,7 @@ export function nextSyncAt(
     const watchSeconds = shift.kind === "refund" && shift.refundToSend ? cadence.refundSeconds : cadence.openAddressSeconds
     const seconds = addressOpen(shift, now)
       ? watchSeconds
-      : expiredWithin(shift, now, LATE_DEPOSIT_HORIZON_MS)
+      : lateDepositWatched(shift, now)
         ? cadence.openAddressSeconds
         : pageOpen(shift, now)
           ? pageSeconds(shift, now, cadence)
@@ -135,6 +135,16 @@ function addressOpen(
   const open = shift.type === "variable" ? expiresAt > now.getTime() : expiresAt + LATE_DEPOSIT_WATCH_MS > now.getTime()
   if (shift.kind === "payment" || shift.kind === "top_up") return open
   return shift.kind === "refund" && Boolean(shift.refundOpen) && open
+}
+
+/**
+ * A shift past its expiry by less than LATE_DEPOSIT_HORIZON_MS whose address may still take a late deposit the store
+ * keeps: an expired one, or a variable payment's or top-up's, paid or not (the service reviews a late deposit to
+ * it, then may settle it to the store: money no order holds, or an overpayment).
+ */
+function lateDepositWatched(shift: { status: string; kind?: string | null; type?: string | null; expiresAt?: Date | string | null }, now: Date): boolean {
+  const variableAddress = shift.type === "variable" && (shift.kind === "payment" || shift.kind === "top_up")
+  return (shift.status === "expired" || variableAddress) && Boolean(shift.expiresAt) && now.getTime() - new Date(shift.expiresAt!).getTime() < LATE_DEPOSIT_HORIZON_MS
 }
 
 /** An expired shift less than `ms` after its expiry, where a late deposit may still show up. */

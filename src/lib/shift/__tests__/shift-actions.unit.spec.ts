@@ -547,7 +547,7 @@ describe("nextSyncAt", () => {
     expect(after({ ...expired, failures: 1, expiresAt: expiredAgo(120) })).toBe(10)
   })
 
-  it("watches a finished variable payment's or top-up's address until it expires, for a deposit sent to it again", () => {
+  it("watches a finished variable payment's or top-up's address until it expires, for a deposit sent to it again, then hourly for a week", () => {
     const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000)
     const over = { ...base, terminal: true, kind: "payment", type: "variable" }
     expect(after({ ...over, status: "settled", expiresAt: inDays(6) })).toBe(3600)
@@ -555,7 +555,10 @@ describe("nextSyncAt", () => {
     expect(after({ ...over, status: "multiple", expiresAt: inDays(6) })).toBe(3600)
     // An underpayment's wake-up comes first when sooner.
     expect(after({ ...over, status: "settled", expiresAt: inDays(6), wakeAt: new Date(now.getTime() + 60_000) })).toBe(60)
-    expect(after({ ...over, status: "settled", expiresAt: inDays(-1) })).toBeNull()
+    // Sent later, the service reviews it, then may settle it to the store: read as an expired shift is.
+    expect(after({ ...over, status: "settled", expiresAt: inDays(-1) })).toBe(3600)
+    expect(after({ ...over, kind: "top_up", status: "multiple", expiresAt: inDays(-6) })).toBe(3600)
+    expect(after({ ...over, status: "settled", expiresAt: inDays(-7) })).toBeNull()
     // A refund's shift is the store's own.
     expect(after({ ...over, kind: "refund", status: "settled", expiresAt: inDays(6) })).toBeNull()
   })

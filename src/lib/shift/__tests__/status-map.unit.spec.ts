@@ -107,6 +107,11 @@ describe("status map", () => {
       expect(decideStatus({ status: "processing", type: "variable", settleAmount: "40" }, policy({ credit: "60" })).session).toBe(AUTHORIZED)
     })
 
+    it("captures a fixed shift only when what it settled covers the amount due: a quote honoured short is no payment in full", () => {
+      expect(decideStatus({ status: "settled", type: "fixed", settleAmount: "100" }, policy())).toMatchObject({ stage: "settled", session: CAPTURED })
+      expect(decideStatus({ status: "settled", type: "fixed", settleAmount: "99.99" }, policy())).toMatchObject({ stage: "underpaid", session: ERROR })
+    })
+
     it("captures nothing on a variable shift settled without saying what it settled", () => {
       expect(decideStatus({ status: "settled", type: "variable" }, policy({ credit: "100" }))).toMatchObject({ stage: "unknown", session: PENDING })
     })
