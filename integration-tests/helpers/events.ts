@@ -1,6 +1,6 @@
 import type { EventEmitter } from "node:events"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
+import { Modules, OrderWorkflowEvents } from "@medusajs/framework/utils"
 import { waitFor } from "./wait-for"
 
 /**
@@ -45,4 +45,17 @@ export function emittedMessages(emitted: jest.SpyInstance): Array<{ name: string
 /** The events of one name the app emitted, through a spy on its event bus. */
 export function emittedNamed(emitted: jest.SpyInstance, name: string) {
   return emittedMessages(emitted).filter((message) => message.name === name)
+}
+
+/** Runs `cancel` with the plugin's order-canceled subscriber unsubscribed, as a lost event would leave it. */
+export async function unheardByThePlugin(container: MedusaContainer, cancel: () => Promise<unknown>) {
+  const bus = (container.resolve(Modules.EVENT_BUS) as unknown as { eventEmitter_: EventEmitter }).eventEmitter_
+  const [subscriber] = bus.listeners(OrderWorkflowEvents.CANCELED).filter((listener) => (listener as { subscriberId?: string }).subscriberId === "crypto-swap-order-canceled")
+  if (!subscriber) throw new Error("The plugin's order-canceled subscriber is not registered")
+  bus.off(OrderWorkflowEvents.CANCELED, subscriber as (...args: unknown[]) => void)
+  try {
+    await cancel()
+  } finally {
+    bus.on(OrderWorkflowEvents.CANCELED, subscriber as (...args: unknown[]) => void)
+  }
 }

@@ -110,6 +110,27 @@ export async function placedOnConfirmedDeposit(
 export const LOST_CONNECTION = "Connection terminated unexpectedly"
 
 /**
+ * Syncs a row while a process that takes no shift lock (the order-cancel subscriber, the job looking for unheard
+ * cancels) marks its order canceled, after the sync recorded what it read (its first ledger write) and before it
+ * ends. `meanwhile` runs first (the cancel itself, say).
+ */
+export async function syncWhileOrderCancelMarked(container: MedusaContainer, ledgerId: string, meanwhile: () => Promise<unknown> = async () => {}) {
+  const ledger = ledgerOf(container)
+  const update = ledger.updateSwapShifts.bind(ledger) as (data: Record<string, unknown>) => Promise<unknown>
+  const mark = jest.spyOn(ledger, "updateSwapShifts").mockImplementationOnce((async (data: Record<string, unknown>) => {
+    const written = await update(data)
+    await meanwhile()
+    await update({ id: ledgerId, order_canceled_at: new Date(), next_sync_at: new Date() })
+    return written
+  }) as never)
+  try {
+    await syncShiftWorkflow(container).run({ input: { ledger_id: ledgerId, source: "poll" } })
+  } finally {
+    mark.mockRestore()
+  }
+}
+
+/**
  * Syncs a ledger row once, the write of the actions it planned failing (as a process killed right after
  * recording the shift would stop there); answers the sync's error messages.
  */

@@ -6,8 +6,10 @@ import { createStoreFixture, PROVIDERS, setStock, type StoreFixture } from "../h
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { waitFor } from "../helpers/wait-for"
-import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, reconcile } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, reconcile, syncWhileOrderCancelMarked } from "../helpers/ledger"
 import { configureReconciliation } from "../helpers/reconcile-options"
+import { unheardByThePlugin } from "../helpers/events"
+import { syncShiftWorkflow } from "../../src/workflows/sync-shift"
 
 jest.setTimeout(180_000)
 
@@ -506,6 +508,16 @@ medusaIntegrationTestRunner({
       expect((await api.get("/admin/crypto-swap/payments?attention=short_after_order", admin)).data.payments).toEqual([])
     })
 
+    it("owes back what settled short of an order canceled while a sync of its payment was under way, which planned without the cancel", async () => {
+      const { container, placed, row } = await settledShortAfterOrder()
+      // The order is canceled as the sync records what it read; the cancel's subscriber marks the row, then gives up
+      // waiting for the shift's lock (the sync held it longer than its wait).
+      await syncWhileOrderCancelMarked(container, row.id, () => unheardByThePlugin(container, () => api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)))
+      expect((await ledgerRow(container, { id: row.id })).refund_owed).toBeNull()
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: row.id })).refund_owed).toBe("45")
+    })
+
     it("gives back a deposit sent again to the address of a payment whose money is owed back, apart from what is owed", async () => {
       const { container, placed, row } = await settledShortAfterOrder()
       await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
@@ -609,8 +621,8 @@ medusaIntegrationTestRunner({
     })
 
     /** A short payment whose shopper paid a top-up's estimate, which the service now holds at `status`. */
-    async function topUpArriving(status: string) {
-      const short = await settledShort(PROVIDERS.default)
+    async function topUpArriving(status: string, providerId = PROVIDERS.default) {
+      const short = await settledShort(providerId)
       const { data } = await api.post(`/store/crypto-swap/payment-sessions/${short.session.id}/top-up`, { cart_id: short.cart.id }, shop.headers)
       const [topUp] = await ledgerOf(short.container).listSwapShifts({ top_up_of: short.row.id })
       await env.control.deposit(topUp.shift_id!, { amount: data.payment.top_up.deposit.estimate })
@@ -694,6 +706,47 @@ medusaIntegrationTestRunner({
       expect(refunds[0].amount_due).toBe((await ledgerRow(container, { id: topUp.id })).flags?.credited_amount)
       const order = await orderWithPayments(container, cart.id)
       if (order) expect(order.payments.every((payment: any) => !payment.captured_at)).toBe(true)
+    })
+
+    it("places no order for half its amount when the shopper pays again the address of a payment whose deposit went back, its top-up given back", async () => {
+      const container = getContainer()
+      const { cart, session, shiftId } = await variablePayment()
+      const half = await depositWorth(session.data.amount, "0.5")
+      await env.control.deposit(shiftId, { amount: half.toFixed() })
+      await env.control.setStatus(shiftId, "processing")
+      await reconcile(container)
+      const { data } = await api.post(`/store/crypto-swap/payment-sessions/${session.id}/top-up`, { cart_id: cart.id }, shop.headers)
+      const payment = await ledgerRow(container, { shift_id: shiftId })
+      const [topUp] = await ledgerOf(container).listSwapShifts({ top_up_of: payment.id })
+      // The payment's own deposit held for review while the top-up settles: counted, no order yet.
+      await env.control.setStatus(shiftId, "review", "rate drift")
+      await reconcile(container)
+      await env.control.deposit(topUp.shift_id!, { amount: data.payment.top_up.deposit.estimate })
+      await env.control.walk(topUp.shift_id!, ["processing", "settling", "settled"])
+      await reconcile(container)
+      await reconcile(container)
+      expect({ credit: (await ledgerRow(container, { id: payment.id })).credit, order: await orderWithPayments(container, cart.id) }).toEqual({
+        credit: expect.any(String),
+        order: undefined,
+      })
+
+      // The service sends the payment's deposit back: the top-up is given back too.
+      await env.control.setStatus(shiftId, "refund", "refund required")
+      await env.control.walk(shiftId, ["refunding", "refunded"])
+      await reconcile(container)
+      expect(await refundShiftsOf(container, { kind: "refund", refund_id: `held_${topUp.id}` })).toHaveLength(1)
+
+      // Half the amount again to the same address: it pays no order on the credit of the top-up given back, and
+      // waits as a short payment of its own, listed for the merchant once the wait for the rest is over.
+      await paidAgainLater(container, payment, half)
+      await shop.complete(cart.id).catch(() => null)
+      await reconcile(container)
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      expect((await ledgerRow(container, { id: payment.id })).credit).toBeNull()
+      await windowOver(container, payment.id)
+      await reconcile(container)
+      const { data: status } = await api.get("/admin/crypto-swap/status", admin)
+      expect(status.underpaid).toEqual([expect.objectContaining({ id: payment.id, held: true, credit: null })])
     })
 
     it("lets an underpaid shopper pay the rest through a top-up, and places the order once the settled amounts cover it", async () => {
@@ -1023,6 +1076,20 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       expect((await ledgerRow(container, { id: row.id })).flags).toMatchObject({ underpaid_held: true, underpayment_settled: "hold" })
       expect((await ledgerOf(container).listSwapShiftActions({ swap_shift_id: row.id, kind: "settle_underpayment" }))[0]).toMatchObject({ state: "done", blocked_since: null })
+    })
+
+    it("reads a waiting top-up at the service before refunding its payment when the wait ends: one paid since places the order", async () => {
+      const { container, cart, row, topUp } = await topUpArriving("processing", PROVIDERS.refunding)
+      // The ledger still has the top-up waiting (its next read not yet due) as the payment's wait runs out.
+      await ledgerOf(container).updateSwapShifts({ id: topUp.id, next_sync_at: new Date(Date.now() + 60 * 60_000) })
+      await windowOver(container, row.id)
+      await syncShiftWorkflow(container).run({ input: { ledger_id: row.id, source: "poll" } })
+      expect(await ledgerOf(container).listSwapShifts({ kind: "refund", refund_id: `held_${row.id}` })).toEqual([])
+      expect((await ledgerRow(container, { id: row.id })).flags?.underpayment_settled ?? null).toBeNull()
+
+      await env.control.walk(topUp.shift_id!, ["settling", "settled"])
+      await ledgerOf(container).updateSwapShifts({ id: topUp.id, next_sync_at: new Date() })
+      expect((await capturedByTicks(container, cart.id, "the order placed on the top-up and captured"))!.payments[0].captured_at).toBeTruthy()
     })
 
     it("refunds an underpayment to the shopper once the window passes with no top-up (underpayment.then: refund)", async () => {

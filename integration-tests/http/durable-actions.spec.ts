@@ -163,6 +163,64 @@ medusaIntegrationTestRunner({
       ])
     })
 
+    it("takes an action whose record failed after it ran for not done, never for failed: an order placed is never listed as paid with no order", async () => {
+      const container = getContainer()
+      const emitted = jest.spyOn(container.resolve(Modules.EVENT_BUS), "emit")
+      const { cart, shiftId } = await paySession()
+      await env.control.deposit(shiftId)
+      await env.control.setStatus(shiftId, "processing")
+      const ledger = ledgerOf(container)
+      const history = ledger.createSwapShiftEvents.bind(ledger) as (data: any, context?: any) => Promise<unknown>
+      // The authorize placed the order; its history entry loses the database.
+      const lost = jest.spyOn(ledger, "createSwapShiftEvents").mockImplementation((async (data: any, context?: any) => {
+        if (!Array.isArray(data) && data.action === "authorized") {
+          lost.mockRestore()
+          throw new Error(LOST_CONNECTION)
+        }
+        return history(data, context)
+      }) as never)
+      await reconcile(container)
+      lost.mockRestore()
+      await reconcile(container)
+
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect(await orderWithPayments(container, cart.id)).toBeTruthy()
+      const [authorize] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind: "authorize" })
+      expect({ paid_no_order_since: row.paid_no_order_since, authorize: authorize.state, told: emittedNamed(emitted, "crypto-swap.shift.paid_no_order") }).toEqual({
+        paid_no_order_since: null,
+        authorize: "done",
+        told: [],
+      })
+      expect(row.events.filter((event) => event.action === "authorized")).toHaveLength(1)
+    })
+
+    it("tells what an action found once, though sending it failed: the next sync tells it", async () => {
+      const bus = getContainer().resolve(Modules.EVENT_BUS)
+      const emit = bus.emit.bind(bus) as (messages: any, options?: any) => Promise<void>
+      let refused = false
+      const sent: Array<{ name: string; data: { id: string } }> = []
+      jest.spyOn(bus, "emit").mockImplementation((async (messages: any, options?: any) => {
+        const list = Array.isArray(messages) ? messages : [messages]
+        if (!refused && list.some((message: { name: string }) => message.name === "crypto-swap.shift.refund_owed")) {
+          refused = true
+          throw new Error("event bus unavailable")
+        }
+        await emit(messages, options)
+        sent.push(...list)
+      }) as never)
+      const { container, shiftId, placed } = await placedOnDepositInFlight()
+      await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await reconcile(container)
+      const row = await ledgerRow(container, { shift_id: shiftId })
+      expect({ refused, owed: row.refund_owed }).toEqual({ refused: true, owed: row.settle_amount })
+
+      await reconcile(container)
+      await reconcile(container)
+      expect(sent.filter((message) => message.name === "crypto-swap.shift.refund_owed" && message.data.id === row.id)).toHaveLength(1)
+      expect((await ledgerRow(container, { id: row.id })).unsent_events).toBeNull()
+    })
+
     it("keeps the session of a canceled order's authorized payment, whose deposit is on its way, so its money is still owed back", async () => {
       const { container, cart, shiftId, placed } = await placedOnDepositInFlight()
       await api.post(`/admin/orders/${placed.id}/cancel`, {}, admin)

@@ -9,18 +9,17 @@ import {
   orderEditAddNewItemWorkflow,
   requestOrderEditRequestWorkflow,
 } from "@medusajs/core-flows"
-import { ContainerRegistrationKeys, Modules, OrderWorkflowEvents } from "@medusajs/framework/utils"
-import type { EventEmitter } from "node:events"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { failing, storefront } from "../helpers/storefront"
 import { adminHeaders } from "../helpers/admin"
 import { waitFor } from "../helpers/wait-for"
-import { emittedMessages, emittedNamed } from "../helpers/events"
+import { emittedMessages, emittedNamed, unheardByThePlugin } from "../helpers/events"
 import { configureReconciliation } from "../helpers/reconcile-options"
 import { providerRegistry } from "../../src/lib/provider-registry"
-import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, paidOrder, placedOnConfirmedDeposit, reconcile, syncLosingActionRecords } from "../helpers/ledger"
+import { ledgerOf, ledgerRow, LOST_CONNECTION, orderWithPayments, paidOrder, placedOnConfirmedDeposit, reconcile, syncLosingActionRecords, syncWhileOrderCancelMarked } from "../helpers/ledger"
 import BigNumber from "bignumber.js"
 import findUnheardOrderCancels from "../../src/jobs/find-unheard-order-cancels"
 import { syncShiftWorkflow } from "../../src/workflows/sync-shift"
@@ -371,19 +370,6 @@ medusaIntegrationTestRunner({
      * stopped before its subscriber ran, the subscriber failed, or the order was canceled before this release):
      * the local bus's listener is taken off for the cancel.
      */
-    /** Runs `cancel` with the plugin's order-canceled subscriber unsubscribed, as a lost event would leave it. */
-    async function unheardByThePlugin(container: MedusaContainer, cancel: () => Promise<unknown>) {
-      const bus = (container.resolve(Modules.EVENT_BUS) as unknown as { eventEmitter_: EventEmitter }).eventEmitter_
-      const [subscriber] = bus.listeners(OrderWorkflowEvents.CANCELED).filter((listener) => (listener as { subscriberId?: string }).subscriberId === "crypto-swap-order-canceled")
-      expect(subscriber).toBeDefined()
-      bus.off(OrderWorkflowEvents.CANCELED, subscriber as (...args: unknown[]) => void)
-      try {
-        await cancel()
-      } finally {
-        bus.on(OrderWorkflowEvents.CANCELED, subscriber as (...args: unknown[]) => void)
-      }
-    }
-
     async function captureKeptByUnheardCancel(container: MedusaContainer) {
       const { cart, shiftId, order: placed } = await placedOnConfirmedDeposit(container, shop, env.control, PROVIDERS.default, BTC)
       await env.control.walk(shiftId, ["settling", "settled"])
@@ -440,20 +426,9 @@ medusaIntegrationTestRunner({
     it("refunds an unheard cancel's kept money marked while a sync of the payment was under way, which planned without it", async () => {
       const container = getContainer()
       const { payment, kept } = await captureKeptByUnheardCancel(container)
-      const ledger = ledgerOf(container)
-      const update = ledger.updateSwapShifts.bind(ledger) as (data: Record<string, unknown>) => Promise<unknown>
       // The mark (the cancel's subscriber, the job looking for unheard cancels: neither takes the shift's lock)
       // lands as the sync records what it planned.
-      const mark = jest.spyOn(ledger, "updateSwapShifts").mockImplementationOnce((async (data: Record<string, unknown>) => {
-        const written = await update(data)
-        await update({ id: kept.id, order_canceled_at: new Date(), next_sync_at: new Date() })
-        return written
-      }) as never)
-      try {
-        await syncShiftWorkflow(container).run({ input: { ledger_id: kept.id, source: "poll" } })
-      } finally {
-        mark.mockRestore()
-      }
+      await syncWhileOrderCancelMarked(container, kept.id)
       expect(await refundedTotal(container, payment.id)).toBe("0")
       await reconcile(container)
       expect(await refundedTotal(container, payment.id)).toBe("49.99")

@@ -54,7 +54,7 @@ export const syncShiftWorkflow = createWorkflow(syncShiftWorkflowId, (input: Syn
     )
   )
   // Told before the row is scheduled by its cadence: until then the record keeps a row with events unsent due.
-  emitShiftEventsStep({ recorded })
+  emitShiftEventsStep({ recorded, outcomes })
   const next_sync_at = finishShiftSyncStep({ recorded, outcomes })
   releaseLockStep({ key: lockKey })
   return new WorkflowResponse({ recorded, outcomes, next_sync_at })

@@ -1,8 +1,11 @@
 /** Emitted by the provider with every shift or hosted checkout it creates: the ledger records it at once. */
 export const SHIFT_CREATED_EVENT = "crypto-swap.payment.shift_created"
 
-/** A `crypto-swap.shift.*` event as a sync sends it: the ledger row (never the shift id, which is sensitive), its status and stage then. */
-export type ShiftEventMessage = { name: string; data: { id: string; status: string; stage?: string } }
+/**
+ * A `crypto-swap.shift.*` event as a sync sends it: the ledger row (never the shift id, which is sensitive), its
+ * status and stage then; an action's, the action and what it found.
+ */
+export type ShiftEventMessage = { name: string; data: { id: string; status: string; stage?: string } & Record<string, unknown> }
 
 /** What a ledger row still has to send of the transitions it recorded (`unsent_events`). */
 export function unsentEvents(row: { unsent_events?: unknown }): ShiftEventMessage[] {

@@ -9,7 +9,14 @@ import { SwapReconciliationRun } from "./models/swap-reconciliation-run"
 type NewShift = Parameters<CryptoSwapModuleServiceBase["createSwapShifts"]>[0] & object
 type FirstEvent = { from_status: null; to_status: string; source: "create" | "storefront" | "admin"; occurred_at: Date }
 type RowUpdate = { id: string } & Partial<Omit<InferTypeOf<typeof SwapShift>, "events">>
-type HistoryEntry = Omit<FirstEvent, "from_status"> & { swap_shift_id: string; from_status: string | null; action?: string; detail?: Record<string, unknown> }
+type HistoryEntry = Omit<FirstEvent, "from_status" | "source"> & {
+  swap_shift_id: string
+  from_status: string | null
+  source: InferTypeOf<typeof SwapShiftEvent>["source"]
+  action?: string
+  detail?: Record<string, unknown>
+}
+type ActionUpdate = { id: string } & Partial<InferTypeOf<typeof SwapShiftAction>>
 
 class CryptoSwapModuleServiceBase extends MedusaService({ SwapShift, SwapShiftEvent, SwapShiftAction, SwapWebhook, SwapReconciliationRun }) {}
 
@@ -42,6 +49,23 @@ class CryptoSwapModuleService extends CryptoSwapModuleServiceBase {
       )
     }
     if (entry) await this.createSwapShiftEvents(entry, sharedContext)
+  }
+
+  /**
+   * What one run of a shift's action left, in one transaction: the row's update (the events it raises in its outbox,
+   * `unsent_events`, which the sync's end sends), the actions its outcome ends, the action's own record and the
+   * history entry. Apart, a write failing after the action's record said done was taken for the action's failure (an
+   * order placed listed as paid with none), and an event sent after them was lost to a crash.
+   */
+  @InjectTransactionManager()
+  async recordActionOutcome(
+    outcome: { row: RowUpdate; ends?: { kinds: ShiftActionKind[]; outcome: string }; action: ActionUpdate; history?: HistoryEntry },
+    @MedusaContext() sharedContext: Context = {}
+  ) {
+    await this.updateSwapShifts(outcome.row, sharedContext)
+    if (outcome.ends?.kinds.length) await this.endOpenActions(outcome.row.id, outcome.ends.kinds, outcome.ends.outcome, sharedContext)
+    await this.updateSwapShiftActions(outcome.action, sharedContext)
+    if (outcome.history) await this.createSwapShiftEvents(outcome.history, sharedContext)
   }
 
   /**

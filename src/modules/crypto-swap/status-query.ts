@@ -102,9 +102,9 @@ export async function orderlessDeposits(knex: Knex) {
       .limit(RARE_ROWS_CAP)
   const [paidWithoutSession, underpaid] = await Promise.all([
     deposits().whereNull("s.order_id").whereRaw(`${hasFlag("paid_without_session")} and ${flagSet("paid_without_session")} and not ${HELD_REFUND_RECORDED_SQL}`),
+    // A canceled payment too: the service sent its deposit back, then the shopper paid its address again, short.
     deposits()
       .whereNull("s.captured_at")
-      .whereNull("s.canceled_at")
       .whereNull("s.refund_owed")
       .select("s.order_id", "s.amount_due", "s.currency_code", "s.credit", knex.raw("s.flags->>'underpaid' as underpaid"), knex.raw(`${flagSet("underpaid_held")} as held`))
       .whereRaw(`${hasFlag("underpaid")} and ${flagSet("underpaid")} and not ${flagSet("paid_without_session")} and not ${flagSet("accepted_short")}`)

@@ -4,16 +4,21 @@ import { providerById } from "../../lib/provider-registry"
 import { topUpAmount } from "../../lib/shift/ledger-fields"
 import { creditedTopUps } from "../../lib/shift/underpayment"
 import { refundHeldShift } from "../steps/refund-held-money"
+import { mirrorCredit } from "../steps/payment-credit"
 import type { ShiftAction } from "./shift-action"
 
 /**
  * The service sent the deposit back after the payment was authorized, or counted top-ups: the payment is
  * canceled and the order is flagged (metadata `crypto_swap_flag`), so an admin sees it was never paid. The
- * top-ups it counted are given back through refund shifts (once each, by refund id): they pay no order now.
+ * top-ups it counted are given back through refund shifts (once each, by refund id): they pay no order now,
+ * and the payment's credit goes with them.
  */
 export const cancelRefundedPayment: ShiftAction = async (container, row) => {
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+  // Given back below, the top-ups count toward nothing: a deposit sent to the payment's address again is judged on
+  // its own, by the ledger and by the provider (the session's copy), never on their credit.
+  if (row.credit) await mirrorCredit(container, { payment_session_id: row.payment_session_id, credit: null })
   const counted = creditedTopUps(row)
   for (const topUp of counted.length ? await ledger.listSwapShifts({ id: counted, kind: "top_up" }) : []) {
     const amount = topUpAmount(topUp, options)
@@ -38,5 +43,5 @@ export const cancelRefundedPayment: ShiftAction = async (container, row) => {
       await container.resolve(Modules.ORDER).updateOrders(orderId, { metadata: { crypto_swap_flag: "refunded" } })
     }
   }
-  return { ledger: { canceled_at: new Date() }, history: "canceled" }
+  return { ledger: { canceled_at: new Date(), credit: null }, history: "canceled" }
 }

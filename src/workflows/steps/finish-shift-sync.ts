@@ -3,7 +3,6 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerById } from "../../lib/provider-registry"
 import { BLOCKED_ACTION_ATTENTION_MS, rowSyncAt } from "../../lib/shift/sync-cadence"
-import { planWithoutShift } from "../../lib/shift/shift-actions"
 import { SHIFT_ACTIONS } from "../actions"
 import type { RecordedShift } from "./record-shift-observation"
 import type { ShiftActionOutcome } from "./run-shift-action"
@@ -43,9 +42,10 @@ export const finishShiftSyncStep = createStep(
       recorded.error || recorded.cadence_recorded ? row.next_sync_at && new Date(row.next_sync_at) : rowSyncAt(row, options, now),
       ...pending.map(dueAt),
       ...(input.outcomes.some((outcome) => outcome?.reread) ? [now] : []),
-      // Marked meanwhile by a process that takes no lock (the cancel's subscriber, the job looking for unheard
-      // cancels): what the row calls for now, this sync did not plan.
-      ...(planWithoutShift(row) && !recorded.plan.refundCanceledCapture ? [now] : []),
+      // Its order's cancel marked meanwhile by a process that takes no lock (the cancel's subscriber, which gives up
+      // waiting for the lock after a while, the job looking for unheard cancels): what the row calls for now (money
+      // owed back, a capture to refund), this sync did not plan.
+      ...(row.order_canceled_at && !recorded.order_canceled_seen ? [now] : []),
     ].filter((at): at is Date => Boolean(at))
     const next = candidates.length ? new Date(Math.min(...candidates.map((at) => at.getTime()))) : null
     await ledger.updateSwapShifts({ id: row.id, next_sync_at: next })

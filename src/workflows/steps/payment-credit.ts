@@ -72,7 +72,8 @@ export async function applyPaymentCredit(container: MedusaContainer, payment: Le
   const amounts: string[] = []
   for (const topUp of topUps) {
     const amount = topUpAmount(topUp, options)
-    if (!amount) continue
+    // One given back (its payment's deposit was sent back) counts toward nothing.
+    if (!amount || topUp.flags?.held_refund) continue
     if (topUp.id === topUpId && !creditedAmount(topUp)) {
       await ledger.updateSwapShifts({ id: topUp.id, flags: { ...(topUp.flags ?? {}), credited_amount: amount } })
     }

@@ -32,6 +32,8 @@ export type RecordedShift = {
   cadence_recorded?: boolean
   /** Events the sync's end sends: those of the transitions recorded now, after any an earlier sync stopped before sending. */
   unsent_events?: ShiftEventMessage[]
+  /** The row said its order was canceled when the sync planned: one marked since (no lock taken) calls for another sync. */
+  order_canceled_seen: boolean
 }
 
 const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedShift => ({
@@ -43,6 +45,7 @@ const NOTHING_TO_DO = (observation: ShiftObservation, error?: string): RecordedS
   plan: null,
   payment: null,
   error,
+  order_canceled_seen: Boolean(observation.row.order_canceled_at),
 })
 
 /**
@@ -106,6 +109,7 @@ export const recordShiftObservationStep = createStep(
     // event, one before this release) may have left captured money on a canceled order, which the sync refunds.
     const checksOrder = source === "admin" && row.kind === "payment" && Boolean(row.captured_at) && !row.order_canceled_at
     const orderCanceled = checksOrder && (await sessionPayment(container, row)).orderCanceled ? { order_canceled_at: now } : {}
+    const orderCanceledSeen = Boolean(row.order_canceled_at || orderCanceled.order_canceled_at)
     if (!shift) {
       const failures = observation.error ? row.sync_failures + 1 : 0
       await ledger.updateSwapShifts({
@@ -121,7 +125,7 @@ export const recordShiftObservationStep = createStep(
         ),
       })
       // Medusa refunds that money without the service: the refund waits for no read.
-      return new StepResponse({ ...NOTHING_TO_DO(observation, observation.error), plan: planWithoutShift({ ...row, ...orderCanceled }) })
+      return new StepResponse({ ...NOTHING_TO_DO(observation, observation.error), plan: planWithoutShift({ ...row, ...orderCanceled }), order_canceled_seen: orderCanceledSeen })
     }
 
     if (row.kind === "refund" && row.status === "paid_manually") {
@@ -236,6 +240,7 @@ export const recordShiftObservationStep = createStep(
       observed: observation.observed_at ? { shift, observed_at: observation.observed_at } : undefined,
       unsent_events: unsent,
       error: mirrorError,
+      order_canceled_seen: orderCanceledSeen,
     }
     return new StepResponse(recorded)
   }

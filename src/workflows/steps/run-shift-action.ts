@@ -1,12 +1,13 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import type { ShiftActionKind } from "../../modules/crypto-swap/models/swap-shift-action"
 import { providerById } from "../../lib/provider-registry"
 import { BLOCKED_ACTION_ATTENTION_MS, retryAt } from "../../lib/shift/sync-cadence"
 import { SHIFT_ACTIONS } from "../actions"
-import { ActionNeedsAdmin, ActionNotYet, type AttentionCause } from "../actions/shift-action"
+import { ActionNeedsAdmin, ActionNotYet, type AttentionCause, type LedgerShift, type ShiftActionResult } from "../actions/shift-action"
+import { unsentColumn, unsentEvents } from "../../lib/shift/plugin-events"
 import type { RecordedShift, SyncSource } from "./record-shift-observation"
 
 /** `blocked`: not tried, waiting on another action (a capture waits for the order to be placed). */
@@ -16,123 +17,127 @@ export type ShiftActionOutcome = { kind: ShiftActionKind; done: boolean; reread:
 const MAX_ERROR_LENGTH = 500
 
 /**
- * Runs one due action and records how it went on its ledger record. A failure never throws: it would
- * roll back the sync. It is counted, logged and retried with backoff; after `maxActionAttempts` (or at
- * once, for one that must not be repeated unattended) the action waits in `attention` and
- * `crypto-swap.shift.attention` is emitted, once.
+ * Runs one due action and records how it went on its ledger record, with what it changed, in one transaction
+ * (recordActionOutcome): the events it raises go to the row's outbox, which the sync's end sends. A failure of
+ * the action never throws: it would roll back the sync. It is counted, logged and retried with backoff; after
+ * `maxActionAttempts` (or at once, for one that must not be repeated unattended) the action waits in `attention`
+ * and `crypto-swap.shift.attention` is sent, once. A failure to record an outcome is no failure of the action:
+ * the sync fails, the row stays due, and the action (each keyed, see SHIFT_ACTIONS) runs again.
  */
 export const runShiftActionStep = createStep(
   "crypto-swap-run-shift-action",
   async (input: { kind: ShiftActionKind; recorded: RecordedShift; source: SyncSource }, { container }) => {
     const { kind, recorded, source } = input
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-    const eventBus = container.resolve(Modules.EVENT_BUS)
     const row = await ledger.retrieveSwapShift(recorded.ledger_id)
     const entry = SHIFT_ACTIONS.find((candidate) => candidate.kind === kind)!
     const [action] = await ledger.listSwapShiftActions({ swap_shift_id: row.id, kind })
     const now = new Date()
+    const shift = { row, status: recorded.status }
     // Read after the actions before it in this sync, which it may wait on.
     if (entry.ready && !entry.ready.when(row)) {
-      await keepWaiting(container, action, `for ${entry.ready.waitsFor}`, { id: row.id, status: recorded.status }, now, null)
+      await keepWaiting(container, action, `for ${entry.ready.waitsFor}`, shift, now, null)
       return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false, blocked: true })
     }
     const attempts = action.attempts + 1
+    let result: ShiftActionResult
     try {
-      const result = await entry.run(container, row, recorded)
-      if (result.ledger) await ledger.updateSwapShifts({ id: row.id, ...result.ledger })
-      // Money recorded owed places no order: an authorize still retrying, or waiting for an admin, ends with it.
-      const ended = [...(result.ledger?.refund_owed ? (["authorize"] as const) : []), ...(result.ends ?? [])]
-      if (ended.length) await ledger.endOpenActions(row.id, ended, result.outcome ?? kind)
-      await ledger.updateSwapShiftActions({
-        id: action.id,
-        state: "done",
-        attempts,
-        done_at: now,
-        next_attempt_at: null,
-        last_error: null,
-        blocked_since: null,
-        outcome: result.outcome ?? null,
-      })
-      if (result.history) {
-        await ledger.createSwapShiftEvents({
-          swap_shift_id: row.id,
-          from_status: recorded.status,
-          // An action that moved the shift (a refund shift made) records where it went.
-          to_status: typeof result.ledger?.status === "string" ? result.ledger.status : recorded.status,
-          source,
-          action: result.history,
-          occurred_at: now,
-        })
-      }
-      if (result.event) await eventBus.emit({ name: result.event, data: { id: row.id, status: recorded.status, action: kind } })
-      return new StepResponse<ShiftActionOutcome>({ kind, done: true, reread: Boolean(result.reread) })
+      result = await entry.run(container, row, recorded)
     } catch (error) {
-      const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
-      const message = ((error as Error).message ?? String(error)).slice(0, MAX_ERROR_LENGTH)
-      if (error instanceof ActionNotYet) {
-        // Waiting on the service (a review of hours, a cancel in a shift's first minutes) is no failure: not
-        // counted, tried again at the review cadence, on the merchant's list only once it has waited long.
-        await keepWaiting(container, action, `: ${message}`, { id: row.id, status: recorded.status }, now, new Date(now.getTime() + options.reconcile.reviewSeconds * 1000))
-        return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false })
-      }
-      const attention = attempts >= options.reconcile.maxActionAttempts || error instanceof ActionNeedsAdmin
-      const next = attention ? null : retryAt(attempts, options.reconcile, now)
-      await ledger.updateSwapShiftActions({
-        id: action.id,
-        state: attention ? "attention" : "pending",
-        attempts,
-        next_attempt_at: next,
-        last_error: message,
-        blocked_since: null,
-      })
-      const failure = entry.failed?.(row, now) ?? {}
-      if (failure.ledger) await ledger.updateSwapShifts({ id: row.id, ...failure.ledger })
-      if (failure.event) await eventBus.emit({ name: failure.event, data: { id: row.id, status: recorded.status, action: kind } })
-      // Error messages of the client and of Medusa name no credentials.
-      const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-      const line =
-        `crypto-swap: ${kind} of ${row.id} failed (attempt ${attempts} of ${options.reconcile.maxActionAttempts}), ` +
-        `${attention ? "needs an admin's attention" : `retrying from ${next!.toISOString()}`}: ${message}`
-      logger.warn(line)
-      if (attention) {
-        const reason = error instanceof ActionNeedsAdmin ? error.reason : "failed"
-        await tellAttention(container, { id: row.id, status: recorded.status, action: kind, reason, error: message })
-      }
+      await recordFailure(container, { entry, action, attempts, error: error as Error }, shift, now)
       return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false })
     }
+    // Money recorded owed places no order: an authorize still retrying, or waiting for an admin, ends with it.
+    const ended = [...(result.ledger?.refund_owed ? (["authorize"] as const) : []), ...(result.ends ?? [])]
+    await ledger.recordActionOutcome({
+      row: { id: row.id, ...result.ledger, ...outbox(shift, result.event ? [{ name: result.event, data: { action: kind } }] : []) },
+      ends: ended.length ? { kinds: ended, outcome: result.outcome ?? kind } : undefined,
+      action: { id: action.id, state: "done", attempts, done_at: now, next_attempt_at: null, last_error: null, blocked_since: null, outcome: result.outcome ?? null },
+      history: result.history
+        ? {
+            swap_shift_id: row.id,
+            from_status: recorded.status,
+            // An action that moved the shift (a refund shift made) records where it went.
+            to_status: typeof result.ledger?.status === "string" ? result.ledger.status : recorded.status,
+            source,
+            action: result.history,
+            occurred_at: now,
+          }
+        : undefined,
+    })
+    return new StepResponse<ShiftActionOutcome>({ kind, done: true, reread: Boolean(result.reread) })
   }
 )
+
+type ShiftActionRecord = Awaited<ReturnType<CryptoSwapModuleService["listSwapShiftActions"]>>[number]
+/** The row as this action step read it, and the shift's status this sync recorded. */
+type ShiftNow = { row: LedgerShift; status: string }
+
+/**
+ * Row columns that add `events` to its outbox: a process that stops before the sync's end leaves them for the
+ * next sync to send (the record of what it read keeps a row with actions to run due, or backing off after a failed
+ * read). None when there is nothing to add.
+ */
+function outbox(shift: ShiftNow, events: Array<{ name: string; data: Record<string, unknown> }>) {
+  if (!events.length) return {}
+  const messages = events.map(({ name, data }) => ({ name, data: { id: shift.row.id, status: shift.status, ...data } }))
+  return { unsent_events: unsentColumn([...unsentEvents(shift.row), ...messages]) }
+}
+
+/** A failed attempt: counted and backed off, or waiting on the service; what the action's kind records of it, its event and the attention's, sent by the sync's end. */
+async function recordFailure(
+  container: MedusaContainer,
+  attempt: { entry: (typeof SHIFT_ACTIONS)[number]; action: ShiftActionRecord; attempts: number; error: Error },
+  shift: ShiftNow,
+  now: Date
+) {
+  const { entry, action, attempts, error } = attempt
+  const { row } = shift
+  const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
+  const message = (error.message ?? String(error)).slice(0, MAX_ERROR_LENGTH)
+  if (error instanceof ActionNotYet) {
+    // Waiting on the service (a review of hours, a cancel in a shift's first minutes) is no failure: not
+    // counted, tried again at the review cadence, on the merchant's list only once it has waited long.
+    return keepWaiting(container, action, `: ${message}`, shift, now, new Date(now.getTime() + options.reconcile.reviewSeconds * 1000))
+  }
+  const attention = attempts >= options.reconcile.maxActionAttempts || error instanceof ActionNeedsAdmin
+  const next = attention ? null : retryAt(attempts, options.reconcile, now)
+  const failure = entry.failed?.(row, now) ?? {}
+  const reason: AttentionCause = error instanceof ActionNeedsAdmin ? error.reason : "failed"
+  const events = [
+    ...(failure.event ? [{ name: failure.event, data: { action: entry.kind } }] : []),
+    ...(attention ? [attentionEvent(entry.kind, reason, message)] : []),
+  ]
+  await container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).recordActionOutcome({
+    row: { id: row.id, ...failure.ledger, ...outbox(shift, events) },
+    action: { id: action.id, state: attention ? "attention" : "pending", attempts, next_attempt_at: next, last_error: message, blocked_since: null },
+  })
+  // Error messages of the client and of Medusa name no credentials.
+  container
+    .resolve(ContainerRegistrationKeys.LOGGER)
+    .warn(
+      `crypto-swap: ${entry.kind} of ${row.id} failed (attempt ${attempts} of ${options.reconcile.maxActionAttempts}), ` +
+        `${attention ? "needs an admin's attention" : `retrying from ${next!.toISOString()}`}: ${message}`
+    )
+}
 
 /**
  * An action that cannot run yet, waiting on another action (`nextAttempt` null: tried when that is done) or on
  * the service (tried again at `nextAttempt`): it says since when and why on its record and, once it has
  * waited BLOCKED_ACTION_ATTENTION_MS, waits in `attention` (told once), where it still runs as soon as it can.
  */
-async function keepWaiting(
-  container: MedusaContainer,
-  action: { id: string; kind: ShiftActionKind; state: string; blocked_since: Date | string | null },
-  why: string,
-  shift: { id: string; status: string },
-  now: Date,
-  nextAttempt: Date | null
-) {
+async function keepWaiting(container: MedusaContainer, action: ShiftActionRecord, why: string, shift: ShiftNow, now: Date, nextAttempt: Date | null) {
   const since = action.blocked_since ? new Date(action.blocked_since) : now
   const overdue = now.getTime() - since.getTime() >= BLOCKED_ACTION_ATTENTION_MS
   const waiting = `waiting since ${since.toISOString()} ${why}`.slice(0, MAX_ERROR_LENGTH)
-  const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
-  await ledger.updateSwapShiftActions({
-    id: action.id,
-    blocked_since: since,
-    last_error: waiting,
-    next_attempt_at: nextAttempt,
-    ...(overdue ? { state: "attention" as const } : {}),
+  const told = overdue && action.state !== "attention"
+  await container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).recordActionOutcome({
+    row: { id: shift.row.id, ...outbox(shift, told ? [attentionEvent(action.kind, "waiting", waiting)] : []) },
+    action: { id: action.id, blocked_since: since, last_error: waiting, next_attempt_at: nextAttempt, ...(overdue ? { state: "attention" as const } : {}) },
   })
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  if (!overdue) logger.debug(`crypto-swap: ${action.kind} of ${shift.id} is ${waiting}`)
-  else if (action.state !== "attention") {
-    logger.warn(`crypto-swap: ${action.kind} of ${shift.id} is ${waiting}; needs an admin's attention`)
-    await tellAttention(container, { ...shift, action: action.kind, reason: "waiting", error: waiting })
-  }
+  if (!overdue) logger.debug(`crypto-swap: ${action.kind} of ${shift.row.id} is ${waiting}`)
+  else if (told) logger.warn(`crypto-swap: ${action.kind} of ${shift.row.id} is ${waiting}; needs an admin's attention`)
 }
 
 /**
@@ -140,9 +145,6 @@ async function keepWaiting(
  * error (the client's and Medusa's messages name no credentials), so a subscriber can tell the merchant
  * without reading the ledger.
  */
-function tellAttention(
-  container: MedusaContainer,
-  data: { id: string; status: string; action: ShiftActionKind; reason: AttentionCause; error: string }
-) {
-  return container.resolve(Modules.EVENT_BUS).emit({ name: "crypto-swap.shift.attention", data })
+function attentionEvent(action: ShiftActionKind, reason: AttentionCause, error: string) {
+  return { name: "crypto-swap.shift.attention", data: { action, reason, error } }
 }
