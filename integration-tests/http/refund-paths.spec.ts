@@ -1054,10 +1054,15 @@ medusaIntegrationTestRunner({
       await reconcile(container)
       expect((await ledgerRow(container, { id: row.id })).flags?.refund_short).toBeTruthy()
 
-      // Its week is over (as the service reports the shift): the merchant paid the rest another way.
+      // Its week just over (as the service reports the shift): a deposit already on its way may still reach it, and be
+      // released to the shopper, for the hour after.
       const settled = env.sandbox.getShift(row.shift_id!)!
-      const expired = { ...settled, expiresAt: new Date(Date.now() - 60_000).toISOString() }
-      env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(expired), times: 1 })
+      const expiredAgo = (ms: number) => ({ ...settled, expiresAt: new Date(Date.now() - ms).toISOString() })
+      env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(expiredAgo(60_000)), times: 1 })
+      const early = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/mark-refunded`, { note: "sent the rest by bank" }, admin))
+      expect({ status: early.status, message: early.data.message }).toEqual({ status: 400, message: expect.stringMatching(/on its way may still reach it until/) })
+      // After that hour, the merchant paid the rest another way.
+      env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(expiredAgo(LATE_HOUR_PASSED_MS)), times: 1 })
       const marked = await api.post(`/admin/crypto-swap/shifts/${row.id}/mark-refunded`, { note: "sent the rest by bank" }, admin)
       expect(marked.data.shift).toMatchObject({ id: row.id, status: "paid_manually" })
       const closed = await ledgerRow(container, { id: row.id })

@@ -138,12 +138,16 @@ function addressOpen(
 }
 
 /**
- * A shift past its expiry by less than LATE_DEPOSIT_HORIZON_MS whose address may still take a late deposit the store
- * keeps: an expired one, or a variable payment's or top-up's, paid or not (the service reviews a late deposit to
- * it, then may settle it to the store: money no order holds, or an overpayment).
+ * A shift past its expiry by less than LATE_DEPOSIT_HORIZON_MS whose address may still take a late deposit that
+ * matters: an expired one, a variable payment's or top-up's, paid or not (the service reviews a late deposit to it,
+ * then may settle it to the store: money no order holds, or an overpayment), or a variable refund's not paid in
+ * full (released to the shopper, it may pay them twice).
  */
-function lateDepositWatched(shift: { status: string; kind?: string | null; type?: string | null; expiresAt?: Date | string | null }, now: Date): boolean {
-  const variableAddress = shift.type === "variable" && (shift.kind === "payment" || shift.kind === "top_up")
+function lateDepositWatched(
+  shift: { status: string; kind?: string | null; type?: string | null; expiresAt?: Date | string | null; refundOpen?: boolean },
+  now: Date
+): boolean {
+  const variableAddress = shift.type === "variable" && (shift.kind === "payment" || shift.kind === "top_up" || (shift.kind === "refund" && Boolean(shift.refundOpen)))
   return (shift.status === "expired" || variableAddress) && Boolean(shift.expiresAt) && now.getTime() - new Date(shift.expiresAt!).getTime() < LATE_DEPOSIT_HORIZON_MS
 }
 

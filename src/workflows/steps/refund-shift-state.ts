@@ -40,13 +40,16 @@ export function assertNotRefundableAgain(shift: Shift) {
   )
 }
 
+/** When no deposit already on its way can reach a shift any more: an hour after its deadline (null without one). */
+const lateDepositsCloseAt = (shift: Shift) => (shift.expiresAt ? Date.parse(shift.expiresAt) + LATE_DEPOSIT_WATCH_MS : null)
+
 /**
  * A refund shift no deposit can reach any more: past its deadline, and past the hour after it in which one
  * already on its way may still arrive (the service may release it to the shopper from review). Until then a
  * second shift beside it could pay the shopper twice, so the refund follows this one.
  */
 export function assertRefundShiftClosed(shift: Shift) {
-  const closesAt = shift.expiresAt ? Date.parse(shift.expiresAt) + LATE_DEPOSIT_WATCH_MS : null
+  const closesAt = lateDepositsCloseAt(shift)
   if (closesAt !== null && closesAt <= Date.now()) return
   const open = shift.expiresAt && Date.parse(shift.expiresAt) > Date.now() ? ` It takes deposits until ${shift.expiresAt}: send the right amount to it instead.` : ""
   throw new MedusaError(
@@ -58,16 +61,20 @@ export function assertRefundShiftClosed(shift: Shift) {
 
 /**
  * A variable-rate refund shift that paid the shopper short, as the service says of it now: refuses while it
- * still takes the rest (the merchant may send it there) or money on it still moves.
+ * still takes the rest (the merchant may send it there), for the hour after its deadline in which a deposit
+ * already on its way may still reach it and be released to the shopper (marked paid, the shopper would be paid
+ * twice), or while money on it still moves.
  */
 export async function assertShortRefundShiftClosed(client: SwapServiceClient, shiftId: string, doing: string) {
   const shift = await client.getShift(shiftId).catch((error) => {
     throw toMedusaError(error, doing)
   })
-  if (!shift.expiresAt || Date.parse(shift.expiresAt) > Date.now()) {
+  const closesAt = lateDepositsCloseAt(shift)
+  if (closesAt === null || closesAt > Date.now()) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
-      `The refund shift takes the rest until ${shift.expiresAt ?? "its deadline"}: send it there, or mark the refund paid after that.`
+      `The refund shift takes the rest until ${shift.expiresAt ?? "its deadline"}, and a deposit already on its way may still reach it until ` +
+        `${closesAt === null ? "an hour after that" : new Date(closesAt).toISOString()}: send it there, or mark the refund paid after that.`
     )
   }
   if (!isTerminal(shift)) {

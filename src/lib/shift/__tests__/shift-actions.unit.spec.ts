@@ -571,12 +571,16 @@ describe("nextSyncAt", () => {
     expect(after({ ...over, status: "settled", expiresAt: inMinutes(-61) })).toBeNull()
   })
 
-  it("watches a variable refund shift that paid short at the refund cadence until it expires, for the rest the store sends", () => {
+  it("watches a variable refund shift that paid short at the refund cadence until it expires, for the rest the store sends, then hourly for a week", () => {
     const inDays = (days: number) => new Date(now.getTime() + days * 86_400_000)
     const short = { ...base, terminal: true, kind: "refund", type: "variable", refundOpen: true, refundToSend: true }
     expect(after({ ...short, status: "settled", expiresAt: inDays(6) })).toBe(60)
     expect(after({ ...short, status: "multiple", expiresAt: inDays(6) })).toBe(60)
-    expect(after({ ...short, status: "settled", expiresAt: inDays(-1) })).toBeNull()
+    // A deposit sent after its deadline is reviewed, then may be released to the shopper (marked paid meanwhile: paid twice).
+    expect(after({ ...short, status: "settled", expiresAt: inDays(-1) })).toBe(3600)
+    expect(after({ ...short, status: "paid_manually", expiresAt: inDays(-6) })).toBe(3600)
+    expect(after({ ...short, status: "settled", expiresAt: inDays(-7) })).toBeNull()
+    expect(after({ ...short, refundOpen: false, status: "settled", expiresAt: inDays(-1) })).toBeNull()
     // Paid in full: nothing more is expected there. Sent back, or not yet judged: read as a stray deposit would be.
     expect(after({ ...short, refundOpen: false, status: "settled", expiresAt: inDays(6) })).toBeNull()
     expect(after({ ...short, refundToSend: false, status: "refunded", expiresAt: inDays(6) })).toBe(3600)
