@@ -853,6 +853,17 @@ medusaIntegrationTestRunner({
       expect(sent.flags?.refunded).toBe(true)
     })
 
+    it("asks the store to send at least the service's smallest deposit to a variable-rate refund shift of less", async () => {
+      const container = getContainer()
+      const paid = await paidOrder(container, shop, env.control, PROVIDERS.default, { deposit_coin: "USDC", deposit_network: "algorand", refund_address: "A".repeat(58) })
+      await api.post(`/admin/payments/${paid.payments[0].id}/refund`, { amount: 1 }, admin)
+      await reconcile(container)
+      const [row] = await refundRows(container, paid.payments[0].id)
+      expect(row).toMatchObject({ type: "variable", amount_due: "1" })
+      // Less would sit in review ("amount under min") for hours, then go back to the store, again and again.
+      expect(new BigNumber(row.deposit_estimate!).gte(row.deposit_min!)).toBe(true)
+    })
+
     it("waits to judge a variable-rate refund the service says settled without its figures, and tells the shopper once it can", async () => {
       const container = getContainer()
       const { row } = await variableRefund("D".repeat(58))
@@ -935,9 +946,9 @@ medusaIntegrationTestRunner({
       expect(inFlight.by_currency).toEqual([expect.objectContaining({ refunded: "0", outstanding: "20" })])
       expect(inFlight.by_settle_coin).toEqual([expect.objectContaining({ outstanding: "0" })])
       // Settled: the shopper now has their share. An admin who marks it paid before any sync saw that (the shift
-      // expired meanwhile) is refused: the ledger's "short" is judged again from what the service says now.
+      // expired meanwhile, and the hour after it) is refused: the ledger's "short" is judged again from what the service says now.
       for (const next of ["processing", "settling", "settled"]) await env.control.setDepositStatus(row.shift_id!, 1, next)
-      const expired = { ...env.sandbox.getShift(row.shift_id!)!, expiresAt: new Date(Date.now() - 60_000).toISOString() }
+      const expired = { ...env.sandbox.getShift(row.shift_id!)!, expiresAt: new Date(Date.now() - LATE_HOUR_PASSED_MS).toISOString() }
       env.sandbox.addFault({ method: "GET", path: `/v2/shifts/${row.shift_id}`, status: 200, body: JSON.stringify(expired), times: 1 })
       const stale = await failing(api.post(`/admin/crypto-swap/shifts/${row.id}/mark-refunded`, {}, admin))
       expect(stale.status).toBe(400)

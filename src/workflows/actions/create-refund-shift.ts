@@ -3,6 +3,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { catalogueFor, clientFor, providerById, type RegisteredProvider } from "../../lib/provider-registry"
 import { chooseShiftType, findCoinNetwork, mayHaveActed, type Coin, type CoinPair, type Quote, type Shift } from "../../lib/swap-service"
 import { coveringDeposit } from "../../lib/shift/covering-deposit"
+import { compareDecimals } from "../../lib/money"
 import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { countedFigures, refundCostToApprove, refundQuoteRequest, refundTarget, type RefundTarget, withTopUps } from "../../lib/shift/refund-quote"
@@ -182,17 +183,17 @@ function decimalsOf(coins: Coin[], coin: string | null, network: string | null) 
 
 /**
  * About what the store sends to a variable refund shift to reach its target: the target itself, or what pays
- * the shopper their share at the pair's rate for that amount, fees and a margin included. Only a guide: the
- * rate is set when the deposit arrives.
+ * the shopper their share at the pair's rate for that amount, fees and a margin included; never less than the
+ * service's smallest deposit, which would sit in review for hours and go back to the store (above the refund's
+ * value, that is a cost the merchant approves). Only a guide: the rate is set when the deposit arrives.
  */
 async function depositEstimate(provider: RegisteredProvider, coins: Coin[], pair: CoinPair, target: RefundTarget): Promise<string> {
-  if ("deposit_amount" in target) return target.deposit_amount
-  const { deposit } = await coveringDeposit(
-    clientFor(provider),
-    { coin: pair.depositCoin, network: pair.depositNetwork },
-    { coin: pair.settleCoin, network: pair.settleNetwork },
-    target.settle_amount,
-    decimalsOf(coins, pair.depositCoin, pair.depositNetwork)
-  )
-  return deposit
+  const from = { coin: pair.depositCoin, network: pair.depositNetwork }
+  const to = { coin: pair.settleCoin, network: pair.settleNetwork }
+  const client = clientFor(provider)
+  const { deposit, min } =
+    "deposit_amount" in target
+      ? { deposit: target.deposit_amount, min: (await client.getPair(from, to)).min }
+      : await coveringDeposit(client, from, to, target.settle_amount, decimalsOf(coins, pair.depositCoin, pair.depositNetwork)).then(({ deposit, pair }) => ({ deposit, min: pair.min }))
+  return compareDecimals(deposit, min) < 0 ? min : deposit
 }
