@@ -128,7 +128,8 @@ function nextStep(stage: PaymentStage, row: LedgerRowView): ShopperText {
     case "underpaid": {
       if (row.kind === "top_up") return text("view.next.top_up_short")
       const missing = missingOf(row)
-      if (missing && underpaymentUndecided(row.flags) && !missing.can_top_up) return text("view.next.top_up_later")
+      // No top-up yet only while the deposit is unconfirmed: one closed to money (its order placed, money going back) takes none.
+      if (missing && underpaymentUndecided(row.flags) && !paymentClosed(row) && !missing.can_top_up) return text("view.next.top_up_later")
       if (!missing?.can_top_up) return text("view.next.contact_store")
       const owed = { amount: missing.amount, currency: missing.currency_code.toUpperCase() }
       return missing.deposit_about

@@ -117,3 +117,18 @@ describe("the admin's view of a variable-rate refund shift that paid the shopper
     expect(storeCoin.headline).toBe("Refund short: still to send 6.5 USDC on ethereum")
   })
 })
+
+describe("the page of a short payment", () => {
+  const short = { ...waiting, type: "variable", deposit_network: "ethereum", amount_due: "50", currency_code: "usd", credit: null }
+
+  it("offers the rest once the deposit is confirmed, says to wait before, and sends the shopper to the store when no top-up is taken", async () => {
+    const underpaid = { underpaid: "45", underpaid_since: "2026-11-28T10:00:00Z" }
+    expect((await paymentView({ ...short, status: "processing", flags: underpaid }, "underpaid", catalogue)).next_step).toMatch(/5 USD/)
+    expect((await paymentView({ ...short, status: "pending", flags: { underpaid: "45" } }, "underpaid", catalogue)).next_step).toBe(
+      "Nothing to do for now: once your deposit is confirmed, you can pay the rest here."
+    )
+    // Its order was placed on the deposit, which then settled short: the store decides, no top-up is taken.
+    const afterOrder = { ...short, status: "settled", flags: underpaid, authorized_at: new Date("2026-11-28T09:00:00Z") }
+    expect((await paymentView(afterOrder, "underpaid", catalogue)).next_step).toBe("Contact the store: the amount received does not cover the order.")
+  })
+})
