@@ -57,6 +57,11 @@ export function lessPercent(amount: string, percent: string): string {
   return new BigNumberJS(amount).times(new BigNumberJS(100).minus(percent)).div(100).toFixed()
 }
 
+/** The larger of two decimal amounts. */
+export function maxDecimals(a: string, b: string): string {
+  return compareDecimals(a, b) >= 0 ? a : b
+}
+
 /** `amount * (1 + percent / 100)`, used for tolerance bounds. */
 export function morePercent(amount: string, percent: string): string {
   return new BigNumberJS(amount).times(new BigNumberJS(100).plus(percent)).div(100).toFixed()

@@ -1,5 +1,5 @@
 import type { CoinNetwork, SwapServiceClient } from "../swap-service"
-import { depositFor, morePercent } from "../money"
+import { depositFor, maxDecimals, morePercent } from "../money"
 
 /** A variable rate is set when the deposit arrives: the estimate covers a rate that moves this much meanwhile. */
 export const ESTIMATE_MARGIN_PERCENT = "1"
@@ -7,7 +7,8 @@ export const ESTIMATE_MARGIN_PERCENT = "1"
 /**
  * What to send on a variable rate to settle at least `amountDue`, with the estimate's margin. A pair's
  * rate leaves the settlement's network fee out, so the deposit it asks for is priced again at the rate
- * the service gives for that very amount (fees included): sending the estimate pays the order.
+ * the service gives for that very amount (fees included): sending the estimate pays the order. Never less than
+ * the pair's smallest deposit, which the service would hold in review for hours and send back.
  */
 export async function coveringDeposit(
   client: SwapServiceClient,
@@ -21,5 +22,5 @@ export async function coveringDeposit(
   const pair = await client.getPair(from, to, { commissionRatePercent })
   const feeless = depositFor(target, pair.rate, decimals)
   const priced = await client.getPair(from, to, { commissionRatePercent, amount: feeless })
-  return { pair, deposit: depositFor(target, priced.rate, decimals) }
+  return { pair, deposit: maxDecimals(depositFor(target, priced.rate, decimals), pair.min) }
 }

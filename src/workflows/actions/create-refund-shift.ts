@@ -3,7 +3,7 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { catalogueFor, clientFor, providerById, type RegisteredProvider } from "../../lib/provider-registry"
 import { chooseShiftType, findCoinNetwork, mayHaveActed, type Coin, type CoinPair, type Quote, type Shift } from "../../lib/swap-service"
 import { coveringDeposit } from "../../lib/shift/covering-deposit"
-import { compareDecimals } from "../../lib/money"
+import { maxDecimals } from "../../lib/money"
 import { coinDecimals } from "../../lib/shift/shift-plan"
 import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { countedFigures, refundCostToApprove, refundQuoteRequest, refundTarget, type RefundTarget, withTopUps } from "../../lib/shift/refund-quote"
@@ -191,9 +191,6 @@ async function depositEstimate(provider: RegisteredProvider, coins: Coin[], pair
   const from = { coin: pair.depositCoin, network: pair.depositNetwork }
   const to = { coin: pair.settleCoin, network: pair.settleNetwork }
   const client = clientFor(provider)
-  const { deposit, min } =
-    "deposit_amount" in target
-      ? { deposit: target.deposit_amount, min: (await client.getPair(from, to)).min }
-      : await coveringDeposit(client, from, to, target.settle_amount, decimalsOf(coins, pair.depositCoin, pair.depositNetwork)).then(({ deposit, pair }) => ({ deposit, min: pair.min }))
-  return compareDecimals(deposit, min) < 0 ? min : deposit
+  if ("deposit_amount" in target) return maxDecimals(target.deposit_amount, (await client.getPair(from, to)).min)
+  return (await coveringDeposit(client, from, to, target.settle_amount, decimalsOf(coins, pair.depositCoin, pair.depositNetwork))).deposit
 }
