@@ -15,7 +15,7 @@ const HOURS_AGO = (hours: number) => new Date(Date.now() - hours * 3_600_000)
 /**
  * More of each kind of row than a page holds: 120 quiet waiting shifts, 25 waiting two hours past their
  * deadline and 5 that keep failing to sync (30 stuck), 200 settled, 30 actions that stopped retrying (and
- * 10 still retrying), and one of each money list: paid after switching coins, underpaid, owed back (and
+ * 10 still retrying), and one of each money list: paid after switching coins (and one on an order's own collection), underpaid, owed back (and
  * one of each of these three already being refunded; one owed whose refund a crash left unrecorded), an open
  * refund, paid with no order.
  */
@@ -35,8 +35,10 @@ async function seedLedger(container: MedusaContainer) {
     ...settled.slice(30, 40).map((row) => ({ swap_shift_id: row.id, kind: "capture" as const, state: "pending" as const, attempts: 1 })),
   ])
   const deposit = { status: "settled", terminal: true, deposit_amount: "0.0003" }
-  const [switched, short, refunding, owed, unplaced, , owedRefunding, switchedRefunding] = await ledger.createSwapShifts([
+  const [switched, switchedOnOrder, short, refunding, owed, unplaced, , owedRefunding, switchedRefunding] = await ledger.createSwapShifts([
     { ...base, ...deposit, shift_id: "switched", flags: { paid_without_session: true } },
+    // Paid into a replaced session of what an edited order still owes: linked to that order, held by none of it.
+    { ...base, ...deposit, shift_id: "switched-on-order", order_id: "order_edited", flags: { paid_without_session: true } },
     { ...base, ...deposit, shift_id: "short", flags: { underpaid: "8.5", underpaid_held: true } },
     { ...base, ...deposit, shift_id: "refunding", flags: { underpaid: "7" } },
     { ...base, ...deposit, shift_id: "owed", order_id: "order_y", refund_owed: "9.9", settle_coin: "USDC", settle_network: "ethereum" },
@@ -60,7 +62,7 @@ async function seedLedger(container: MedusaContainer) {
   const [apart] = await ledger.createSwapShifts([{ ...base, ...deposit, kind: "top_up" as const, shift_id: "owed-top-up-apart", top_up_of: owed.id, settle_amount: "2", flags: { credited_amount: "2" } }])
   await ledger.createSwapShifts([{ ...base, kind: "refund" as const, status: "creating", terminal: false, refund_id: `held_${apart.id}` }])
   await ledger.createSwapShiftActions([{ swap_shift_id: unplaced.id, kind: "authorize", state: "pending", attempts: 2, last_error: "sold out" }])
-  return { switched, short, unplaced }
+  return { switched, switchedOnOrder, short, unplaced }
 }
 
 medusaIntegrationTestRunner({
@@ -68,7 +70,7 @@ medusaIntegrationTestRunner({
     it("counts open shifts by status and pages the stuck and attention lists in SQL, never loading the ledger", async () => {
       const container = getContainer()
       const admin = await adminHeaders(container)
-      const { switched, short, unplaced } = await seedLedger(container)
+      const { switched, switchedOnOrder, short, unplaced } = await seedLedger(container)
       const ledger = ledgerOf(container)
       const listShifts = jest.spyOn(ledger, "listSwapShifts")
       const listActions = jest.spyOn(ledger, "listSwapShiftActions")
@@ -101,7 +103,10 @@ medusaIntegrationTestRunner({
       expect(last.pages.attention).toEqual({ count: 30, limit: 10, offset: 25 })
 
       // The money lists: the underpaid deposit already being refunded is not listed again.
-      expect(data.paid_without_session).toEqual([expect.objectContaining({ id: switched.id, deposit_amount: "0.0003", deposit_coin: "BTC" })])
+      expect(data.paid_without_session).toHaveLength(2)
+      expect(data.paid_without_session).toEqual(
+        expect.arrayContaining([expect.objectContaining({ id: switched.id, deposit_amount: "0.0003", deposit_coin: "BTC" }), expect.objectContaining({ id: switchedOnOrder.id })])
+      )
       expect(data.underpaid).toEqual([expect.objectContaining({ id: short.id, underpaid: "8.5", held: true, amount_due: "10" })])
       expect(data.refund_owed).toHaveLength(2)
       expect(data.refund_owed).toEqual(

@@ -32,21 +32,24 @@ export function canRefundViaShift(shift: Shift, payment: AdminPayment | undefine
   return shift.kind === "payment" && Boolean(shift.captured_at) && Boolean(payment?.captured_at) && refundableAmount(payment!) > 0
 }
 
+/** How long after its deadline a deposit already on its way may still reach a shift (the server's LATE_DEPOSIT_WATCH_MS). */
+const LATE_DEPOSIT_HOUR_MS = 60 * 60 * 1000
+
+/** The deadline passed, `afterMs` ago at least. */
+const pastDeadline = (expiresAt: string | null | undefined, afterMs = 0) => Boolean(expiresAt) && Date.parse(expiresAt!) + afterMs <= Date.now()
+
 /**
  * A refund the merchant may close as paid by other means: not yet funded at the service, its deposit sent
  * back in full (a fixed one once its deadline passed: `type`), or paid short once its shift can take the
- * rest no more (`refundShort`, `expiresAt`). The route asks the service again before it records anything.
+ * rest no more, nor a transfer already on its way, an hour after its deadline (`refundShort`, `expiresAt`).
+ * The route asks the service again before it records anything.
  */
 export function canMarkRefunded(status: string, refundShort?: unknown, expiresAt?: string | null, sentBack?: unknown, type?: string | null): boolean {
-  const ended = Boolean(expiresAt) && Date.parse(expiresAt!) <= Date.now()
-  if (refundShort) return ended
+  if (refundShort) return pastDeadline(expiresAt, LATE_DEPOSIT_HOUR_MS)
   // A fixed one sent back still takes the right amount until its deadline, and can't be canceled.
-  if ((status === "refunded" || sentBack === "refunded") && type === "fixed") return ended
+  if ((status === "refunded" || sentBack === "refunded") && type === "fixed") return pastDeadline(expiresAt)
   return ["payment_unknown", "address_needed", "creating", "waiting", "expired", "refunded"].includes(status) || sentBack === "refunded"
 }
-
-/** How long after its deadline a deposit already on its way may still reach a shift (the server's LATE_DEPOSIT_WATCH_MS). */
-const LATE_DEPOSIT_HOUR_MS = 60 * 60 * 1000
 
 /**
  * A refund shift lives as long as its quote: one that expired unfunded, or whose deposit the service sent
@@ -54,6 +57,5 @@ const LATE_DEPOSIT_HOUR_MS = 60 * 60 * 1000
  * to send, from an hour after its deadline (the route refuses sooner, saying until when).
  */
 export function canRenewRefund(status: string, sentBack?: unknown, expiresAt?: string | null): boolean {
-  const ended = Boolean(expiresAt) && Date.parse(expiresAt!) + LATE_DEPOSIT_HOUR_MS <= Date.now()
-  return ended && (status === "expired" || status === "refunded" || sentBack === "refunded")
+  return pastDeadline(expiresAt, LATE_DEPOSIT_HOUR_MS) && (status === "expired" || status === "refunded" || sentBack === "refunded")
 }

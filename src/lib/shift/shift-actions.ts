@@ -324,7 +324,10 @@ export function planShiftActions(
   // Its payment expires when the page no longer takes a pick, often long after its last pick did (no change
   // then): told once, with the flag written in the same update as the event's outbox.
   const checkoutExpiry = decision.stage === "expired" && row.type === "checkout"
-  const events: string[] = changed && !checkoutExpiry ? [`crypto-swap.shift.${stageEvent}`] : []
+  // A payment short while its deposit is unconfirmed (pending, or in review for hours: under the minimum, say) may
+  // yet go back, and takes no top-up before: told once confirmed (a later change), never offering the rest too early.
+  const shortTooEarly = stageEvent === "underpaid" && !DEPOSIT_CONFIRMED_STATUSES.has(decision.effectiveStatus)
+  const events: string[] = changed && !checkoutExpiry && !shortTooEarly ? [`crypto-swap.shift.${stageEvent}`] : []
   if (checkoutExpiry && !pickExpired && !flags.expiry_told) {
     events.push("crypto-swap.shift.expired")
     flags.expiry_told = true
@@ -351,13 +354,14 @@ export function planShiftActions(
 
   // Cleared flags are set to null: the ledger merges JSON columns on update.
   flags.review = decision.stage === "review" ? shift.issue ?? "review" : null
-  // Cleared only by a judgement that the money covers the amount due, never by a read that says nothing.
+  // Cleared only by a judgement that the money covers the amount due or went back, never by a read that says nothing.
   // `underpaid_since` starts the wait for a top-up (underpayment.waitMinutes) once the deposit is confirmed:
   // no top-up is taken before (one pending or in review, for hours, may yet be sent back).
   if (decision.stage === "underpaid" && row.kind !== "refund") {
     flags.underpaid = decision.settledAmount ?? decision.expectedAmount
     flags.underpaid_since = flags.underpaid_since ?? (DEPOSIT_CONFIRMED_STATUSES.has(decision.effectiveStatus) ? now.toISOString() : null)
-  } else if (decision.settledAmount ?? decision.expectedAmount) {
+  } else if (decision.settledAmount ?? decision.expectedAmount ?? decision.stage === "refunded") {
+    // Judged to cover it, or all of it went back to the shopper: short no more.
     flags.underpaid = null
     flags.underpaid_since = null
   }

@@ -60,7 +60,7 @@ const ATTENTION_SQL = `case
   when s.kind = 'refund' and s.status = 'creating' and s.shift_id is null and ${flagSet("refund_cost_asked")} then 'refund_cost_asked'
   when exists (select 1 from crypto_swap_shift_action a where a.swap_shift_id = s.id and a.state = 'attention' and a.deleted_at is null) then 'action_stopped'
   when s.kind = 'payment' and s.paid_no_order_since is not null then 'paid_no_order'
-  when s.kind = 'payment' and ${flagSet("paid_without_session")} and s.order_id is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and not ${HELD_REFUND_RECORDED_SQL} then 'paid_without_session'
+  when s.kind = 'payment' and ${flagSet("paid_without_session")} and s.authorized_at is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and not ${HELD_REFUND_RECORDED_SQL} then 'paid_without_session'
   when s.kind = 'payment' and ${flagSet("underpaid_held")} and not ${flagSet("accepted_short")} and s.refund_owed is null and not ${HELD_REFUND_RECORDED_SQL} then 'underpaid_held'
   when s.kind = 'payment' and s.authorized_at is not null and s.captured_at is null and s.canceled_at is null and s.refund_owed is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and ${flagSet("underpaid")} and not ${flagSet("accepted_short")} then 'short_after_order'
   when s.kind = 'payment' and s.refund_owed is not null and not ${HELD_REFUND_RECORDED_SQL} then 'refund_owed'

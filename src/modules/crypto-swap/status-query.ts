@@ -101,7 +101,8 @@ export async function orderlessDeposits(knex: Knex) {
       .orderBy("s.id")
       .limit(RARE_ROWS_CAP)
   const [paidWithoutSession, underpaid] = await Promise.all([
-    deposits().whereNull("s.order_id").whereRaw(`${hasFlag("paid_without_session")} and ${flagSet("paid_without_session")} and not ${HELD_REFUND_RECORDED_SQL}`),
+    // Held by no order: none was placed on it (a payment of an order's own collection names its order all the same).
+    deposits().whereNull("s.authorized_at").whereRaw(`${hasFlag("paid_without_session")} and ${flagSet("paid_without_session")} and not ${HELD_REFUND_RECORDED_SQL}`),
     // A canceled payment too: the service sent its deposit back, then the shopper paid its address again, short.
     deposits()
       .whereNull("s.captured_at")

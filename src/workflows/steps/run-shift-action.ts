@@ -21,8 +21,9 @@ const MAX_ERROR_LENGTH = 500
  * (recordActionOutcome): the events it raises go to the row's outbox, which the sync's end sends. A failure of
  * the action never throws: it would roll back the sync. It is counted, logged and retried with backoff; after
  * `maxActionAttempts` (or at once, for one that must not be repeated unattended) the action waits in `attention`
- * and `crypto-swap.shift.attention` is sent, once. A failure to record an outcome is no failure of the action:
- * the sync fails, the row stays due, and the action (each keyed, see SHIFT_ACTIONS) runs again.
+ * and `crypto-swap.shift.attention` is sent, once. An outcome that could not be recorded counts as an attempt
+ * the same way, without what the action's own failure marks (it ran: an authorize placed its order), and the
+ * action (each keyed, see SHIFT_ACTIONS) runs again.
  */
 export const runShiftActionStep = createStep(
   "crypto-swap-run-shift-action",
@@ -49,22 +50,30 @@ export const runShiftActionStep = createStep(
     }
     // Money recorded owed places no order: an authorize still retrying, or waiting for an admin, ends with it.
     const ended = [...(result.ledger?.refund_owed ? (["authorize"] as const) : []), ...(result.ends ?? [])]
-    await ledger.recordActionOutcome({
-      row: { id: row.id, ...result.ledger, ...outbox(shift, result.event ? [{ name: result.event, data: { action: kind } }] : []) },
-      ends: ended.length ? { kinds: ended, outcome: result.outcome ?? kind } : undefined,
-      action: { id: action.id, state: "done", attempts, done_at: now, next_attempt_at: null, last_error: null, blocked_since: null, outcome: result.outcome ?? null },
-      history: result.history
-        ? {
-            swap_shift_id: row.id,
-            from_status: recorded.status,
-            // An action that moved the shift (a refund shift made) records where it went.
-            to_status: typeof result.ledger?.status === "string" ? result.ledger.status : recorded.status,
-            source,
-            action: result.history,
-            occurred_at: now,
-          }
-        : undefined,
-    })
+    try {
+      await ledger.recordActionOutcome({
+        row: { id: row.id, ...result.ledger, ...outbox(shift, result.event ? [{ name: result.event, data: { action: kind } }] : []) },
+        ends: ended.length ? { kinds: ended, outcome: result.outcome ?? kind } : undefined,
+        action: { id: action.id, state: "done", attempts, done_at: now, next_attempt_at: null, last_error: null, blocked_since: null, outcome: result.outcome ?? null },
+        history: result.history
+          ? {
+              swap_shift_id: row.id,
+              from_status: recorded.status,
+              // An action that moved the shift (a refund shift made) records where it went.
+              to_status: typeof result.ledger?.status === "string" ? result.ledger.status : recorded.status,
+              source,
+              action: result.history,
+              occurred_at: now,
+            }
+          : undefined,
+      })
+    } catch (error) {
+      // It ran, but none of what it did is recorded (rolled back together): tried again (it is keyed) with backoff, on
+      // the merchant's list after the attempts, as a failed attempt without a failure's own marks (it did not fail).
+      const lost = new Error(`its outcome could not be recorded: ${(error as Error).message}`)
+      await recordFailure(container, { entry, action, attempts, error: lost, ran: true }, shift, now)
+      return new StepResponse<ShiftActionOutcome>({ kind, done: false, reread: false })
+    }
     return new StepResponse<ShiftActionOutcome>({ kind, done: true, reread: Boolean(result.reread) })
   }
 )
@@ -87,7 +96,7 @@ function outbox(shift: ShiftNow, events: Array<{ name: string; data: Record<stri
 /** A failed attempt: counted and backed off, or waiting on the service; what the action's kind records of it, its event and the attention's, sent by the sync's end. */
 async function recordFailure(
   container: MedusaContainer,
-  attempt: { entry: (typeof SHIFT_ACTIONS)[number]; action: ShiftActionRecord; attempts: number; error: Error },
+  attempt: { entry: (typeof SHIFT_ACTIONS)[number]; action: ShiftActionRecord; attempts: number; error: Error; ran?: boolean },
   shift: ShiftNow,
   now: Date
 ) {
@@ -102,7 +111,7 @@ async function recordFailure(
   }
   const attention = attempts >= options.reconcile.maxActionAttempts || error instanceof ActionNeedsAdmin
   const next = attention ? null : retryAt(attempts, options.reconcile, now)
-  const failure = entry.failed?.(row, now) ?? {}
+  const failure = (!attempt.ran && entry.failed?.(row, now)) || {}
   const reason: AttentionCause = error instanceof ActionNeedsAdmin ? error.reason : "failed"
   const events = [
     ...(failure.event ? [{ name: failure.event, data: { action: entry.kind } }] : []),

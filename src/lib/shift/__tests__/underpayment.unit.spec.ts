@@ -108,6 +108,29 @@ describe("the wait for a top-up", () => {
     ).toBe(false)
   })
 
+  it("tells that a payment arrived short once its deposit is confirmed, not while the service may still send it back", () => {
+    const tell = (status: string) => {
+      const shift = { type: "variable", status, settleAmount: "20" }
+      return planShiftActions({ ...row, amount_due: "50" }, shift, decideStatus(shift, policyOf("50", "0", null)), true).events
+    }
+    // Under the minimum, held for review (hours), or pending: it may yet go back, and no top-up is taken meanwhile.
+    expect(tell("review")).not.toContain("crypto-swap.shift.underpaid")
+    expect(tell("pending")).not.toContain("crypto-swap.shift.underpaid")
+    expect(tell("processing")).toContain("crypto-swap.shift.underpaid")
+    expect(tell("settled")).toContain("crypto-swap.shift.underpaid")
+  })
+
+  it("says no more that a payment is short once everything it received went back", () => {
+    const flags = { underpaid: "20", underpaid_since: since }
+    for (const shift of [
+      { type: "variable", status: "refunded" },
+      { type: "variable", status: "multiple", deposits: [{ status: "refunded", depositHash: "0xa" }, { status: "refunded", depositHash: "0xb" }] },
+    ]) {
+      const plan = planShiftActions({ ...row, amount_due: "50", flags }, shift, decideStatus(shift, policyOf("50", "0", null)), true)
+      expect({ underpaid: plan.flags.underpaid, since: plan.flags.underpaid_since }).toEqual({ underpaid: null, since: null })
+    }
+  })
+
   it("credits a settled top-up to its payment once", () => {
     const topUp = { ...row, kind: "top_up" as const, amount_due: "30" }
     const settled = { type: "fixed", status: "settled", settleAmount: "30" }
