@@ -33,6 +33,13 @@ export const OPEN_REFUND_STATUSES = [
 export const refundReachedShopper = (row: { status: string; flags: Record<string, unknown> | null }) =>
   row.status === "paid_manually" || (Boolean(row.flags?.refunded) && !row.flags?.refund_short)
 
+/**
+ * The transaction that paid the shopper a refund that reached them: its shift's settlement once judged paid in
+ * full; none for one paid by other means (its shift's hash, if any, is the store's deposit sent back).
+ */
+export const refundReceipt = (row: { flags: Record<string, unknown> | null; settle_hash: string | null; settle_network: string | null }) =>
+  row.flags?.refunded ? { settle_hash: row.settle_hash, settle_network: row.settle_network } : { settle_hash: null, settle_network: null }
+
 /** The service sent the store's deposit to a refund shift back (every deposit of a `multiple` one: `sent_back`). */
 export const refundSentBack = (row: { status: string; flags?: Record<string, unknown> | null }) =>
   row.status === "refunded" || row.flags?.sent_back === "refunded"

@@ -9,7 +9,7 @@ import { checkoutPickExpired } from "../../../lib/shift/sync-cadence"
 import { knownLedgerRow, sessionLedgerFilter } from "../../../lib/shift/session-ledger-row"
 import { paymentView } from "../../../lib/shift/payment-view"
 import { takesTopUp, topUpClosed } from "../../../lib/shift/underpayment"
-import { refundReachedShopper } from "../../../lib/shift/refund-ids"
+import { refundReachedShopper, refundReceipt } from "../../../lib/shift/refund-ids"
 import { shopperError, text, type Say } from "../../../lib/i18n"
 import { parseInput } from "../../parse-input"
 import { sessionIdSchema } from "./validators"
@@ -182,8 +182,7 @@ async function refundSent(ledger: CryptoSwapModuleService, row: LedgerRow) {
     { select: ["status", "flags", "settle_hash", "settle_network"], order: { created_at: "ASC" } }
   )
   if (!refunds.length || !refunds.every(refundReachedShopper)) return null
-  const last = refunds.at(-1)!
-  return { settle_hash: last.settle_hash, settle_network: last.settle_network }
+  return refundReceipt(refunds.at(-1)!)
 }
 
 /**

@@ -2,7 +2,7 @@ import { parseOptions } from "../../options"
 import { decideLedgerRow, decideShift } from "../ledger-fields"
 import { planRefundShift } from "../shift-actions"
 import { nextSyncAt } from "../sync-cadence"
-import { refundReachedShopper } from "../refund-ids"
+import { refundReachedShopper, refundReceipt } from "../refund-ids"
 import { countedFigures, refundCostToApprove, refundQuoteRequest, withTopUps } from "../refund-quote"
 
 const options = parseOptions({
@@ -69,6 +69,16 @@ describe("refund shifts", () => {
     // Several deposits on their way, or all sent back to the merchant: not yet, or not at all.
     expect(refundReachedShopper({ status: "multiple", flags: null })).toBe(false)
     expect(refundReachedShopper({ status: "settled", flags: { refund_short: "0.0001" } })).toBe(false)
+  })
+
+  it("show the shopper the transaction that paid them, never the store's deposit the service sent back", () => {
+    const paid = { status: "settled", flags: { refunded: true }, settle_hash: "0xpaid", settle_network: "bitcoin" }
+    expect(refundReceipt(paid)).toEqual({ settle_hash: "0xpaid", settle_network: "bitcoin" })
+    // Sent back to the store, then paid by other means: its hash is the store's own money going home.
+    expect(refundReceipt({ status: "paid_manually", flags: { sent_back: null }, settle_hash: "0xback", settle_network: "bitcoin" })).toEqual({
+      settle_hash: null,
+      settle_network: null,
+    })
   })
 
   it("are made once their destination is known, and only then", () => {
