@@ -477,6 +477,22 @@ medusaIntegrationTestRunner({
       expect(await refundedTotal(container, older.payment.id)).toBe("49.99")
     })
 
+    it("waits, uncounted, while the service rate-limits a refund's shift, rather than giving up on it", async () => {
+      const container = getContainer()
+      const paid = await settledOrder()
+      // Busy (a flood of checkouts shares the store's allowance): every quote is refused for a while.
+      await env.control.addFault({ method: "POST", path: "/v2/quotes", status: 429, headers: { "Retry-After": "60" }, body: JSON.stringify({ error: { message: "Rate limit exceeded" } }) })
+      try {
+        await api.post(`/admin/payments/${paid.payment.id}/refund`, { amount: 20 }, admin)
+        for (let tick = 0; tick < 3; tick++) await reconcile(container)
+        const [refund] = await refundRows(container, paid.payment.id)
+        const [make] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: refund.id, kind: "create_refund_shift" })
+        expect(make).toMatchObject({ state: "pending", attempts: 0, blocked_since: expect.any(Date), last_error: expect.stringMatching(/busy|rate/i) })
+      } finally {
+        await env.control.clearFaults()
+      }
+    })
+
     it("makes one refund shift for a return's refund, keyed on Medusa's refund", async () => {
       const container = getContainer()
       const { order, payment } = await settledOrder()

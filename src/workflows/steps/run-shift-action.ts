@@ -8,6 +8,8 @@ import { BLOCKED_ACTION_ATTENTION_MS, retryAt } from "../../lib/shift/sync-caden
 import { SHIFT_ACTIONS } from "../actions"
 import { ActionNeedsAdmin, ActionNotYet, type AttentionCause, type LedgerShift, type ShiftActionResult } from "../actions/shift-action"
 import { unsentColumn, unsentEvents } from "../../lib/shift/plugin-events"
+import { SwapServiceError } from "../../lib/swap-service"
+import { asRateLimited } from "../../lib/rate-limited"
 import type { RecordedShift, SyncSource } from "./record-shift-observation"
 
 /** `blocked`: not tried, waiting on another action (a capture waits for the order to be placed). */
@@ -104,10 +106,12 @@ async function recordFailure(
   const { row } = shift
   const { options } = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   const message = (error.message ?? String(error)).slice(0, MAX_ERROR_LENGTH)
-  if (error instanceof ActionNotYet) {
-    // Waiting on the service (a review of hours, a cancel in a shift's first minutes) is no failure: not
-    // counted, tried again at the review cadence, on the merchant's list only once it has waited long.
-    return keepWaiting(container, action, `: ${message}`, shift, now, new Date(now.getTime() + options.reconcile.reviewSeconds * 1000))
+  // Waiting on the service (a review of hours, a cancel in a shift's first minutes, its rate limit while a flood of
+  // checkouts shares the store's allowance) is no failure: not counted, tried again at the review cadence, on the
+  // merchant's list only once it has waited long. Counted, a flood would park every refund for an admin.
+  const busy = (error instanceof SwapServiceError && error.status === 429) || asRateLimited(error) ? "the service is busy (rate limited): " : null
+  if (error instanceof ActionNotYet || busy) {
+    return keepWaiting(container, action, `: ${busy ?? ""}${message}`, shift, now, new Date(now.getTime() + options.reconcile.reviewSeconds * 1000))
   }
   const attention = attempts >= options.reconcile.maxActionAttempts || error instanceof ActionNeedsAdmin
   const next = attention ? null : retryAt(attempts, options.reconcile, now)
