@@ -7,6 +7,7 @@ import { watchSecrets } from "../helpers/secret-watch"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { redisAnswers, useRedis } from "../helpers/multi-process"
 import { shopperAt, type Answer } from "../helpers/shopper-at"
+import { reconcile } from "../helpers/ledger"
 import { ADMISSION_KEY_PREFIX, AdmissionLimiter, admitSession, redisLimiters } from "../../src/lib/admission"
 import { admissionSchema } from "../../src/lib/options"
 
@@ -168,6 +169,23 @@ if (!redisAnswers()) {
           expect(await redis.get(`${ADMISSION_KEY_PREFIX}sessions:ip:198.51.100.42`)).toBe("0")
           expect(await redis.get(`${ADMISSION_KEY_PREFIX}sessions:cart:collection:${carts[2].collectionId}`)).toBe("0")
           expect(await redis.get(`${ADMISSION_KEY_PREFIX}sessions:store:store`)).toBe("5")
+        })
+
+        it("spend nothing on a top-up asked for again: the waiting one is given back, no shift is made", async () => {
+          const shop = shopper("198.51.100.55")
+          const { cartId, collectionId } = await shop.cart()
+          const made = await shop.paySession(collectionId, { deposit_coin: "ETH", deposit_network: "zksync", refund_address: "0x52908400098527886E0F7030069857D2E4169EE7" })
+          const session = sessionOf(made)
+          // Half the amount arrives and is confirmed: the rest is to pay.
+          await env.control.deposit(session.data.shift_id, { amount: session.data.deposit_min })
+          await env.control.setStatus(session.data.shift_id, "processing")
+          await reconcile(getContainer())
+          const first = await shop.post(`${ROUTES}/payment-sessions/${session.id}/top-up`, { cart_id: cartId })
+          expect(first.status).toBe(201)
+          const spent = await redis.get(`${ADMISSION_KEY_PREFIX}sessions:store:store`)
+          const again = await shop.post(`${ROUTES}/payment-sessions/${session.id}/top-up`, { cart_id: cartId })
+          expect({ status: again.status, address: again.data.payment?.top_up?.deposit?.address, message: again.data.message }).toEqual({ status: 201, address: first.data.payment.top_up.deposit.address, message: undefined })
+          expect(await redis.get(`${ADMISSION_KEY_PREFIX}sessions:store:store`)).toBe(spent)
         })
 
         it("hold requotes to the same budgets: an honest requote goes through, a repeated one gets 429 and keeps the session", async () => {

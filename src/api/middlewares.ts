@@ -4,7 +4,7 @@ import { attachCustomerIp } from "./middlewares/attach-customer-ip"
 import { checkSessionData } from "./middlewares/check-session-data"
 import { reuseWaitingSession } from "./middlewares/reuse-waiting-session"
 import { answerWaitingCompletion } from "./middlewares/answer-waiting-completion"
-import { throttlePaymentSessions, throttleSessionShifts } from "./middlewares/throttle-shift-creation"
+import { throttlePaymentSessions, throttleSessionShifts, throttleTopUps } from "./middlewares/throttle-shift-creation"
 import { throttleEstimates, throttlePermissions } from "./middlewares/throttle-service-reads"
 import { tooManyRequestsErrorHandler } from "./middlewares/too-many-requests"
 import { chooseShopperLanguage } from "./shopper-language"
@@ -34,7 +34,7 @@ export default defineMiddlewares({
     {
       matcher: "/store/crypto-swap/payment-sessions/:id/top-up",
       method: ["POST"],
-      middlewares: [throttleSessionShifts],
+      middlewares: [throttleTopUps],
     },
     {
       matcher: "/store/crypto-swap/estimate",

@@ -5,6 +5,9 @@ import { providerRegistry, type RegisteredProvider } from "../../lib/provider-re
 import { shopperIp } from "./attach-customer-ip"
 import { answerTooManyRequests } from "./too-many-requests"
 import { sayTo } from "../shopper-language"
+import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
+import { reusableTopUp } from "../../lib/shift/underpayment"
+import { sessionIdSchema } from "../store/crypto-swap/validators"
 
 /**
  * Every crypto payment session costs a quote and a shift at the service, which allows the store about 5
@@ -56,6 +59,25 @@ export async function throttleSessionShifts(req: MedusaRequest, res: MedusaRespo
     if (!provider) return next()
     const cartId = (req.body as { cart_id?: unknown } | undefined)?.cart_id
     await throttle(req, res, next, provider, typeof cartId === "string" ? `cart:${cartId}` : `session:${req.params.id}`)
+  } catch (error) {
+    next(error)
+  }
+}
+
+/**
+ * `POST /store/crypto-swap/payment-sessions/:id/top-up`: a top-up asked for again while the last one still waits
+ * is given again (the route hands it back, or refuses): no shift, so nothing is spent. Else as the other routes.
+ */
+export async function throttleTopUps(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  try {
+    const sessionId = sessionIdSchema.safeParse({ id: req.params.id })
+    const [latest] = sessionId.success
+      ? await req.scope
+          .resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+          .listSwapShifts({ payment_session_id: sessionId.data.id, kind: "top_up" }, { select: ["status", "captured_at", "expires_at"], order: { created_at: "DESC" }, take: 1 })
+      : []
+    if (reusableTopUp(latest)) return next()
+    await throttleSessionShifts(req, res, next)
   } catch (error) {
     next(error)
   }

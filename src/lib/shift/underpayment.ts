@@ -80,6 +80,15 @@ export function creditedAmount(topUp: { flags?: Record<string, unknown> | null }
   return typeof topUp.flags?.credited_amount === "string" ? topUp.flags.credited_amount : null
 }
 
+/** A waiting top-up this close to its end is not offered again: the shopper could not pay it in time. */
+const REUSE_MARGIN_MS = 2 * 60_000
+
+/** The latest top-up of a payment, when it still waits with time to pay it: asked for again, it is given again. */
+export function reusableTopUp<T extends { status: string; captured_at: Date | string | null; expires_at: Date | string | null }>(latest: T | undefined, now = Date.now()): T | null {
+  if (!latest || topUpClosed(latest) || latest.status !== "waiting") return null
+  return !latest.expires_at || new Date(latest.expires_at).getTime() - now > REUSE_MARGIN_MS ? latest : null
+}
+
 /** Statuses in which a top-up can pay nothing more. */
 const TOP_UP_OVER = new Set(["settled", "expired", "refunded"])
 

@@ -5,15 +5,12 @@ import { catalogueFor, clientFor, providerById } from "../../lib/provider-regist
 import { decideLedgerRow, ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { depositEstimate, openShift } from "../../lib/shift/open-shift"
 import { planShift } from "../../lib/shift/shift-plan"
-import { paymentClosed, stillMissing, topUpClosed, underpaymentUndecided } from "../../lib/shift/underpayment"
+import { paymentClosed, reusableTopUp, stillMissing, topUpClosed, underpaymentUndecided } from "../../lib/shift/underpayment"
 import { toMedusaError } from "../../lib/to-medusa-error"
 import { shopperError, text, type MessageKey } from "../../lib/i18n"
 import { DEPOSIT_CONFIRMED_STATUSES, topUpOnItsWay } from "../../lib/shift/shift-actions"
 import { recordNewShift } from "./record-new-shift"
 import { assertVariableShiftRoom } from "./variable-pool"
-
-/** A waiting top-up this close to its end is not offered again: the shopper could not pay it in time. */
-const REUSE_MARGIN_MS = 2 * 60_000
 
 const refused = (key: MessageKey) => shopperError(MedusaError.Types.NOT_ALLOWED, text(key))
 
@@ -39,10 +36,9 @@ export const createTopUpShiftStep = createStep(
     const topUps = await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { order: { created_at: "DESC" } })
     if (topUps.some(topUpOnItsWay)) throw refused("top_up.on_its_way")
     const [latest] = topUps
-    if (latest && !topUpClosed(latest)) {
-      if (latest.status !== "waiting") throw refused("top_up.on_its_way")
-      if (!latest.expires_at || new Date(latest.expires_at).getTime() - now > REUSE_MARGIN_MS) return new StepResponse(latest.id)
-    }
+    if (latest && !topUpClosed(latest) && latest.status !== "waiting") throw refused("top_up.on_its_way")
+    const reusable = reusableTopUp(latest, now)
+    if (reusable) return new StepResponse(reusable.id)
 
     const settlement = provider.options.settlement[row.currency_code ?? ""]
     const client = clientFor(provider)

@@ -75,7 +75,8 @@ describe("refund shifts", () => {
     const paid = { status: "settled", flags: { refunded: true }, settle_hash: "0xpaid", settle_network: "bitcoin" }
     expect(refundReceipt(paid)).toEqual({ settle_hash: "0xpaid", settle_network: "bitcoin" })
     // Sent back to the store, then paid by other means: its hash is the store's own money going home.
-    expect(refundReceipt({ status: "paid_manually", flags: { sent_back: null }, settle_hash: "0xback", settle_network: "bitcoin" })).toEqual({
+    const paidByOtherMeans = { status: "paid_manually", flags: { sent_back: null }, settle_hash: "0xback", settle_network: "bitcoin" }
+    expect(refundReceipt(paidByOtherMeans)).toEqual({
       settle_hash: null,
       settle_network: null,
     })
