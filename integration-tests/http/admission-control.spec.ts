@@ -216,6 +216,9 @@ if (!redisAnswers()) {
           const refusedUpstream = (await upstream("POST", "/v2/shifts/fixed")).filter((entry) => entry.status === 429)
           expect(refusedUpstream).toHaveLength(1)
           expect(await liveSessions(getContainer(), collectionId)).toEqual([])
+          // Its quote was spent at the service, whose window is still full: the store's slot is not given back, or a
+          // flood of fresh addresses would go on spending the service's quotes while it refuses their shifts.
+          expect(await redis.get(`${ADMISSION_KEY_PREFIX}sessions:store:store`)).toBe("2")
           // The cart is untouched otherwise: once the service has room, the same shopper pays.
           await env.control.reset()
           await resetCounters()

@@ -21,10 +21,12 @@ async function throttle(req: MedusaRequest, res: MedusaResponse, next: MedusaNex
   const ip = shopperIp(req)
   const verdict = await admitSession(limiter, admission, { cart, ip })
   if (verdict.admitted) {
-    // Refused further on (the service's 429, bad input: 4xx, nothing made) or failed (5xx: the service may
-    // have made the shift): no session was started, the shopper is still new.
+    // Refused further on (bad input: 4xx, nothing made; the service's 429) or failed (5xx: the service may have
+    // made the shift): no session was started, the shopper is still new. The store's slot goes back only for a
+    // refusal that spent nothing at the service: after its 429 the quote was spent, and giving the slot back would
+    // let a flood of fresh addresses go on spending the service's quotes while it refuses their shifts.
     res.once("finish", () => {
-      if (res.statusCode >= 300) void sessionNotMade(limiter, admission, ip, res.statusCode < 500)
+      if (res.statusCode >= 300) void sessionNotMade(limiter, admission, ip, res.statusCode < 500 && res.statusCode !== 429)
     })
     return next()
   }
