@@ -7,7 +7,7 @@ import { watchSecrets } from "../helpers/secret-watch"
 import { createStoreFixture, PROVIDERS, type StoreFixture } from "../helpers/store-fixtures"
 import { redisAnswers, useRedis } from "../helpers/multi-process"
 import { shopperAt, type Answer } from "../helpers/shopper-at"
-import { reconcile } from "../helpers/ledger"
+import { ledgerOf, reconcile } from "../helpers/ledger"
 import { ADMISSION_KEY_PREFIX, AdmissionLimiter, admitSession, redisLimiters } from "../../src/lib/admission"
 import { admissionSchema } from "../../src/lib/options"
 
@@ -186,6 +186,15 @@ if (!redisAnswers()) {
           const again = await shop.post(`${ROUTES}/payment-sessions/${session.id}/top-up`, { cart_id: cartId })
           expect({ status: again.status, address: again.data.payment?.top_up?.deposit?.address, message: again.data.message }).toEqual({ status: 201, address: first.data.payment.top_up.deposit.address, message: undefined })
           expect(await redis.get(`${ADMISSION_KEY_PREFIX}sessions:store:store`)).toBe(spent)
+
+          // That one ran out; a double click asks for a new one twice at once: one is made, and the other, handed it, spends nothing.
+          const [waiting] = await ledgerOf(getContainer()).listSwapShifts({ payment_session_id: session.id, kind: "top_up" })
+          await ledgerOf(getContainer()).updateSwapShifts({ id: waiting.id, expires_at: new Date(Date.now() - 60_000) })
+          await resetCounters()
+          const clicks = await Promise.all([1, 2].map(() => shop.post(`${ROUTES}/payment-sessions/${session.id}/top-up`, { cart_id: cartId })))
+          expect(clicks.map((click) => click.status)).toEqual([201, 201])
+          expect(await ledgerOf(getContainer()).listSwapShifts({ payment_session_id: session.id, kind: "top_up" })).toHaveLength(2)
+          expect(await redis.get(`${ADMISSION_KEY_PREFIX}sessions:store:store`)).toBe("1")
         })
 
         it("hold requotes to the same budgets: an honest requote goes through, a repeated one gets 429 and keeps the session", async () => {

@@ -488,6 +488,12 @@ medusaIntegrationTestRunner({
         const [refund] = await refundRows(container, paid.payment.id)
         const [make] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: refund.id, kind: "create_refund_shift" })
         expect(make).toMatchObject({ state: "pending", attempts: 0, blocked_since: expect.any(Date), last_error: expect.stringMatching(/busy|rate/i) })
+        // A limit that does not lift within the hour is the merchant's to see.
+        await ledgerOf(container).updateSwapShiftActions({ id: make.id, blocked_since: new Date(Date.now() - 61 * 60_000), next_attempt_at: null })
+        await ledgerOf(container).updateSwapShifts({ id: refund.id, next_sync_at: new Date() })
+        await reconcile(container)
+        const [listed] = await ledgerOf(container).listSwapShiftActions({ swap_shift_id: refund.id, kind: "create_refund_shift" })
+        expect(listed).toMatchObject({ state: "attention", attempts: 0 })
       } finally {
         await env.control.clearFaults()
       }

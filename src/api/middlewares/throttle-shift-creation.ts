@@ -9,6 +9,17 @@ import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/
 import { reusableTopUp } from "../../lib/shift/underpayment"
 import { sessionIdSchema } from "../store/crypto-swap/validators"
 
+/** Answers of admitted requests that made no shift after all (a top-up handed back): what they took is given back. */
+const madeNothing = new WeakSet<MedusaResponse>()
+/** Requests let through unthrottled, only for a waiting top-up to be handed back (throttleTopUps). */
+const reuseOnly = new WeakSet<MedusaRequest>()
+
+/** The route answered with what existed: the request spent nothing upstream. */
+export const spentNothing = (res: MedusaResponse) => void madeNothing.add(res)
+
+/** The request passed no throttle: the route may only hand back what exists. */
+export const mayOnlyReuse = (req: MedusaRequest) => reuseOnly.has(req)
+
 /**
  * Every crypto payment session costs a quote and a shift at the service, which allows the store about 5
  * shift creations a minute. These throttles hold each cart, each shopper IP and the store to the
@@ -26,7 +37,7 @@ async function throttle(req: MedusaRequest, res: MedusaResponse, next: MedusaNex
     // refusal that spent nothing at the service: after its 429 the quote was spent, and giving the slot back would
     // let a flood of fresh addresses go on spending the service's quotes while it refuses their shifts.
     res.once("finish", () => {
-      if (res.statusCode >= 300) void sessionNotMade(limiter, admission, ip, res.statusCode < 500 && res.statusCode !== 429)
+      if (res.statusCode >= 300 || madeNothing.has(res)) void sessionNotMade(limiter, admission, ip, res.statusCode < 500 && res.statusCode !== 429)
     })
     return next()
   }
@@ -68,7 +79,8 @@ export async function throttleSessionShifts(req: MedusaRequest, res: MedusaRespo
 
 /**
  * `POST /store/crypto-swap/payment-sessions/:id/top-up`: a top-up asked for again while the last one still waits
- * is given again (the route hands it back, or refuses): no shift, so nothing is spent. Else as the other routes.
+ * is given again (the route hands it back, or refuses, never making one: mayOnlyReuse): nothing is spent. Else as
+ * the other routes, giving back what it took when the route found one waiting after all (spentNothing).
  */
 export async function throttleTopUps(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   try {
@@ -78,7 +90,10 @@ export async function throttleTopUps(req: MedusaRequest, res: MedusaResponse, ne
           .resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
           .listSwapShifts({ payment_session_id: sessionId.data.id, kind: "top_up" }, { select: ["status", "captured_at", "expires_at"], order: { created_at: "DESC" }, take: 1 })
       : []
-    if (reusableTopUp(latest)) return next()
+    if (reusableTopUp(latest)) {
+      reuseOnly.add(req)
+      return next()
+    }
     await throttleSessionShifts(req, res, next)
   } catch (error) {
     next(error)

@@ -71,10 +71,10 @@ export async function admitSession(limiter: AdmissionLimiter, options: Admission
 
 /**
  * An admitted session that was not made after all: the shopper has not started one and stays a new
- * shopper. When nothing was spent upstream either (`refused`: the service's 429, whose own Retry-After
- * then tells the wait, or input refused before any call), its place in the store's minute is given back:
- * the service's window slides where the store's counts by the minute, and a shopper it refused at the
- * start of the store's minute must not lose the whole minute to it.
+ * shopper. When nothing was spent upstream either (`refused`: input refused before any call, or nothing to
+ * make), its place in the store's minute is given back, so that a shopper refused at the start of the store's
+ * minute does not lose the whole minute to it. Not after the service's own 429: its quote was spent, and its
+ * minute is full.
  */
 export async function sessionNotMade(limiter: AdmissionLimiter, options: AdmissionOptions, ip: string | undefined, refused: boolean): Promise<void> {
   await limiter.forget("sessions", shopperKey(ip), options.repeatShopperMinutes * 60)

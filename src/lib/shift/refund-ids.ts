@@ -33,12 +33,22 @@ export const OPEN_REFUND_STATUSES = [
 export const refundReachedShopper = (row: { status: string; flags: Record<string, unknown> | null }) =>
   row.status === "paid_manually" || (Boolean(row.flags?.refunded) && !row.flags?.refund_short)
 
+type RefundPaid = { flags: Record<string, unknown> | null; settle_hash: string | null; settle_network: string | null; deposits?: unknown }
+
 /**
- * The transaction that paid the shopper a refund that reached them: its shift's settlement once judged paid in
- * full; none for one paid by other means (its shift's hash, if any, is the store's deposit sent back).
+ * The transaction that paid the shopper, of refunds that all reached them: the latest settlement of a refund shift
+ * judged paid in full (a `multiple` one's last settled deposit's); none from one paid by other means, whose shift's
+ * hash, if any, is the store's deposit sent back.
  */
-export const refundReceipt = (row: { flags: Record<string, unknown> | null; settle_hash: string | null; settle_network: string | null }) =>
-  row.flags?.refunded ? { settle_hash: row.settle_hash, settle_network: row.settle_network } : { settle_hash: null, settle_network: null }
+export function refundReceipt(refunds: RefundPaid[]): { settle_hash: string | null; settle_network: string | null } {
+  for (const refund of [...refunds].reverse()) {
+    if (!refund.flags?.refunded) continue
+    const deposits = Array.isArray(refund.deposits) ? (refund.deposits as Array<{ status?: string; settleHash?: string | null }>) : []
+    const hash = refund.settle_hash ?? deposits.filter((deposit) => deposit.status === "settled" && deposit.settleHash).at(-1)?.settleHash
+    if (hash) return { settle_hash: hash, settle_network: refund.settle_network }
+  }
+  return { settle_hash: null, settle_network: null }
+}
 
 /** The service sent the store's deposit to a refund shift back (every deposit of a `multiple` one: `sent_back`). */
 export const refundSentBack = (row: { status: string; flags?: Record<string, unknown> | null }) =>

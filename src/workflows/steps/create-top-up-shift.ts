@@ -17,11 +17,13 @@ const refused = (key: MessageKey) => shopperError(MedusaError.Types.NOT_ALLOWED,
 /**
  * A second shift for what a short payment still misses: the same coin and network, at a fixed rate where
  * the pair allows, settling to the merchant and linked to the payment in the ledger. A top-up still
- * waiting is given again rather than made twice (run under the payment's lock). Answers with its row id.
+ * waiting is given again rather than made twice (run under the payment's lock). `reuse_only`: the request
+ * was let through the admission throttle for handing that one back, so none is made for it. Answers with
+ * its row id and whether it was made now.
  */
 export const createTopUpShiftStep = createStep(
   "crypto-swap-create-top-up-shift",
-  async (input: { ledger_id: string; customer_ip?: string }, { container }) => {
+  async (input: { ledger_id: string; customer_ip?: string; reuse_only?: boolean }, { container }) => {
     const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
     const row = await ledger.retrieveSwapShift(input.ledger_id)
     const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
@@ -38,7 +40,9 @@ export const createTopUpShiftStep = createStep(
     const [latest] = topUps
     if (latest && !topUpClosed(latest) && latest.status !== "waiting") throw refused("top_up.on_its_way")
     const reusable = reusableTopUp(latest, now)
-    if (reusable) return new StepResponse(reusable.id)
+    if (reusable) return new StepResponse({ id: reusable.id, made: false })
+    // It ran out meanwhile: a new one is asked for through the throttle.
+    if (input.reuse_only) throw refused("top_up.ask_again")
 
     const settlement = provider.options.settlement[row.currency_code ?? ""]
     const client = clientFor(provider)
@@ -86,6 +90,6 @@ export const createTopUpShiftStep = createStep(
     // The wait for the rest starts again from the top-up (underpayment.waitMinutes).
     await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), top_up_at: new Date(now).toISOString() } })
     const [made] = await ledger.listSwapShifts({ shift_id: recorded.shift.id }, { select: ["id"], take: 1 })
-    return new StepResponse(made.id)
+    return new StepResponse({ id: made.id, made: true })
   }
 )

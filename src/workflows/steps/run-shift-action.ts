@@ -15,6 +15,9 @@ import type { RecordedShift, SyncSource } from "./record-shift-observation"
 /** `blocked`: not tried, waiting on another action (a capture waits for the order to be placed). */
 export type ShiftActionOutcome = { kind: ShiftActionKind; done: boolean; reread: boolean; blocked?: boolean }
 
+/** An action the service keeps rate-limiting this long is put on the merchant's list. */
+const RATE_LIMITED_ATTENTION_MS = 60 * 60 * 1000
+
 /** Long enough to say why, short enough for a log line and the admin's table. */
 const MAX_ERROR_LENGTH = 500
 
@@ -111,7 +114,9 @@ async function recordFailure(
   // merchant's list only once it has waited long. Counted, a flood would park every refund for an admin.
   const busy = (error instanceof SwapServiceError && error.status === 429) || asRateLimited(error) ? "the service is busy (rate limited): " : null
   if (error instanceof ActionNotYet || busy) {
-    return keepWaiting(container, action, `: ${busy ?? ""}${message}`, shift, now, new Date(now.getTime() + options.reconcile.reviewSeconds * 1000))
+    // A limit that does not lift (the account's, the server's address) is the merchant's to see within the hour.
+    const limits = busy ? { attentionAfterMs: RATE_LIMITED_ATTENTION_MS, warn: true } : {}
+    return keepWaiting(container, action, `: ${busy ?? ""}${message}`, shift, now, new Date(now.getTime() + options.reconcile.reviewSeconds * 1000), limits)
   }
   const attention = attempts >= options.reconcile.maxActionAttempts || error instanceof ActionNeedsAdmin
   const next = attention ? null : retryAt(attempts, options.reconcile, now)
@@ -139,9 +144,17 @@ async function recordFailure(
  * the service (tried again at `nextAttempt`): it says since when and why on its record and, once it has
  * waited BLOCKED_ACTION_ATTENTION_MS, waits in `attention` (told once), where it still runs as soon as it can.
  */
-async function keepWaiting(container: MedusaContainer, action: ShiftActionRecord, why: string, shift: ShiftNow, now: Date, nextAttempt: Date | null) {
+async function keepWaiting(
+  container: MedusaContainer,
+  action: ShiftActionRecord,
+  why: string,
+  shift: ShiftNow,
+  now: Date,
+  nextAttempt: Date | null,
+  { attentionAfterMs = BLOCKED_ACTION_ATTENTION_MS, warn = false } = {}
+) {
   const since = action.blocked_since ? new Date(action.blocked_since) : now
-  const overdue = now.getTime() - since.getTime() >= BLOCKED_ACTION_ATTENTION_MS
+  const overdue = now.getTime() - since.getTime() >= attentionAfterMs
   const waiting = `waiting since ${since.toISOString()} ${why}`.slice(0, MAX_ERROR_LENGTH)
   const told = overdue && action.state !== "attention"
   await container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).recordActionOutcome({
@@ -149,7 +162,7 @@ async function keepWaiting(container: MedusaContainer, action: ShiftActionRecord
     action: { id: action.id, blocked_since: since, last_error: waiting, next_attempt_at: nextAttempt, ...(overdue ? { state: "attention" as const } : {}) },
   })
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  if (!overdue) logger.debug(`crypto-swap: ${action.kind} of ${shift.row.id} is ${waiting}`)
+  if (!overdue) logger[warn ? "warn" : "debug"](`crypto-swap: ${action.kind} of ${shift.row.id} is ${waiting}`)
   else if (told) logger.warn(`crypto-swap: ${action.kind} of ${shift.row.id} is ${waiting}; needs an admin's attention`)
 }
 

@@ -179,10 +179,10 @@ async function refundSent(ledger: CryptoSwapModuleService, row: LedgerRow) {
   const topUps = await ledger.listSwapShifts({ top_up_of: row.id, kind: "top_up" }, { select: ["shift_id"] })
   const refunds = await ledger.listSwapShifts(
     { kind: "refund", refund_of_shift_id: [row.shift_id, ...topUps.flatMap((topUp) => (topUp.shift_id ? [topUp.shift_id] : []))] },
-    { select: ["status", "flags", "settle_hash", "settle_network"], order: { created_at: "ASC" } }
+    { select: ["status", "flags", "settle_hash", "settle_network", "deposits"], order: { created_at: "ASC" } }
   )
   if (!refunds.length || !refunds.every(refundReachedShopper)) return null
-  return refundReceipt(refunds.at(-1)!)
+  return refundReceipt(refunds)
 }
 
 /**

@@ -114,6 +114,7 @@ export const de: Messages = {
   "top_up.not_allowed":
     "Nachzahlen lässt sich nur eine Zahlung, deren bestätigte Einzahlung unter dem fälligen Betrag liegt und die weder erstattet noch zurückgehalten wird.",
   "top_up.on_its_way": "Eine Nachzahlung für diese Zahlung ist bereits unterwegs.",
+  "top_up.ask_again": "Ihre Nachzahlung ist soeben abgelaufen: Bitte fordern Sie eine neue an.",
 
   "notice.payment_received.subject": "Wir haben Ihre Zahlung erhalten",
   "notice.payment_received.text":

@@ -116,6 +116,7 @@ export const en = {
   "top_up.not_allowed":
     "Only a payment whose confirmed deposit is short of the amount due, and that is not being refunded or held, can be topped up.",
   "top_up.on_its_way": "A top-up for this payment is already on its way.",
+  "top_up.ask_again": "Your top-up ran out just now: please ask for a new one.",
 
   "notice.payment_received.subject": "We received your payment",
   "notice.payment_received.text":

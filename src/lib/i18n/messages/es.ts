@@ -114,6 +114,7 @@ export const es: Messages = {
   "top_up.not_allowed":
     "Solo se puede completar un pago cuyo depósito confirmado sea inferior al importe debido y que no se esté reembolsando ni esté retenido.",
   "top_up.on_its_way": "Ya hay un pago complementario en camino para este pago.",
+  "top_up.ask_again": "Su pago complementario acaba de caducar: solicite uno nuevo.",
 
   "notice.payment_received.subject": "Hemos recibido su pago",
   "notice.payment_received.text":

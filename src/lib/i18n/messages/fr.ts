@@ -114,6 +114,7 @@ export const fr: Messages = {
   "top_up.not_allowed":
     "Seul un paiement dont le dépôt confirmé est inférieur au montant dû, et qui n’est ni remboursé ni retenu, peut être complété.",
   "top_up.on_its_way": "Un complément pour ce paiement est déjà en route.",
+  "top_up.ask_again": "Votre complément vient d'expirer : demandez-en un nouveau.",
 
   "notice.payment_received.subject": "Nous avons reçu votre paiement",
   "notice.payment_received.text":

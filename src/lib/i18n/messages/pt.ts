@@ -114,6 +114,7 @@ export const pt: Messages = {
   "top_up.not_allowed":
     "Só é possível complementar um pagamento cujo depósito confirmado seja inferior ao valor devido e que não esteja sendo reembolsado nem retido.",
   "top_up.on_its_way": "Um pagamento complementar para este pagamento já está a caminho.",
+  "top_up.ask_again": "O seu pagamento complementar acabou de expirar: peça um novo.",
 
   "notice.payment_received.subject": "Recebemos o seu pagamento",
   "notice.payment_received.text":

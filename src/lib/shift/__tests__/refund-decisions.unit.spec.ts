@@ -73,13 +73,24 @@ describe("refund shifts", () => {
 
   it("show the shopper the transaction that paid them, never the store's deposit the service sent back", () => {
     const paid = { status: "settled", flags: { refunded: true }, settle_hash: "0xpaid", settle_network: "bitcoin" }
-    expect(refundReceipt(paid)).toEqual({ settle_hash: "0xpaid", settle_network: "bitcoin" })
-    // Sent back to the store, then paid by other means: its hash is the store's own money going home.
     const paidByOtherMeans = { status: "paid_manually", flags: { sent_back: null }, settle_hash: "0xback", settle_network: "bitcoin" }
-    expect(refundReceipt(paidByOtherMeans)).toEqual({
+    expect(refundReceipt([paid])).toEqual({ settle_hash: "0xpaid", settle_network: "bitcoin" })
+    // Sent back to the store, then paid by other means: its hash is the store's own money going home.
+    expect(refundReceipt([paidByOtherMeans])).toEqual({ settle_hash: null, settle_network: null })
+    // The payment's refund paid on chain, its top-up's by other means after: the one on chain is shown.
+    expect(refundReceipt([paid, paidByOtherMeans])).toEqual({ settle_hash: "0xpaid", settle_network: "bitcoin" })
+    // Paid short, then the rest to the same shift: `multiple`, whose hashes are its deposits'.
+    const finished = {
+      status: "multiple",
+      flags: { refunded: true },
       settle_hash: null,
-      settle_network: null,
-    })
+      settle_network: "bitcoin",
+      deposits: [
+        { status: "settled", settleHash: "0xfirst" },
+        { status: "settled", settleHash: "0xrest" },
+      ],
+    }
+    expect(refundReceipt([finished])).toEqual({ settle_hash: "0xrest", settle_network: "bitcoin" })
   })
 
   it("are made once their destination is known, and only then", () => {
