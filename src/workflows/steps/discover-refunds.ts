@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { FilterableRefundProps, FindConfig, MedusaContainer, RefundDTO } from "@medusajs/framework/types"
+import type { FilterableRefundProps, FindConfig, RefundDTO } from "@medusajs/framework/types"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../modules/crypto-swap"
 import { providerRegistry } from "../../lib/provider-registry"
 import { toDecimalString } from "../../lib/money"
