@@ -148,12 +148,17 @@ function lateDepositWatched(
   now: Date
 ): boolean {
   const variableAddress = shift.type === "variable" && (shift.kind === "payment" || shift.kind === "top_up" || (shift.kind === "refund" && Boolean(shift.refundOpen)))
-  return (shift.status === "expired" || variableAddress) && Boolean(shift.expiresAt) && now.getTime() - new Date(shift.expiresAt!).getTime() < LATE_DEPOSIT_HORIZON_MS
+  return (shift.status === "expired" || variableAddress) && expiredLessThan(shift, now, LATE_DEPOSIT_HORIZON_MS)
 }
 
 /** An expired shift less than `ms` after its expiry, where a late deposit may still show up. */
 function expiredWithin(shift: { status: string; expiresAt?: Date | string | null }, now: Date, ms: number): boolean {
-  return shift.status === "expired" && Boolean(shift.expiresAt) && now.getTime() - new Date(shift.expiresAt!).getTime() < ms
+  return shift.status === "expired" && expiredLessThan(shift, now, ms)
+}
+
+/** A shift whose expiry passed less than `ms` ago (or is still to come), whatever its status. */
+function expiredLessThan(shift: { expiresAt?: Date | string | null }, now: Date, ms: number): boolean {
+  return Boolean(shift.expiresAt) && now.getTime() - new Date(shift.expiresAt!).getTime() < ms
 }
 
 /** A hosted checkout not paid yet whose page still takes a pick (see CHECKOUT_PAYABLE_MS). */

@@ -35,6 +35,12 @@ const list = (values: Iterable<string>) => [...values].map((value) => `'${value}
  */
 export const HELD_REFUND_RECORDED_SQL = `exists (select 1 from crypto_swap_shift r where r.refund_id = '${heldRefundId("")}' || s.id and r.deleted_at is null)`
 
+/**
+ * Money paid into the shift of a session the shopper replaced, held by no order (none was placed on it: a payment
+ * of an order's own collection names its order all the same), and not being refunded yet.
+ */
+export const PAID_WITHOUT_SESSION_SQL = `${flagSet("paid_without_session")} and s.authorized_at is null and not ${HELD_REFUND_RECORDED_SQL}`
+
 /** A refund that reached the shopper (as refundReachedShopper judges it). */
 const REFUNDED_SQL = `s.kind = 'refund' and (s.status = 'paid_manually' or ${flagSet("refunded")})`
 /** A refund whose variable-rate shift paid the shopper less than owed. */
@@ -60,7 +66,7 @@ const ATTENTION_SQL = `case
   when s.kind = 'refund' and s.status = 'creating' and s.shift_id is null and ${flagSet("refund_cost_asked")} then 'refund_cost_asked'
   when exists (select 1 from crypto_swap_shift_action a where a.swap_shift_id = s.id and a.state = 'attention' and a.deleted_at is null) then 'action_stopped'
   when s.kind = 'payment' and s.paid_no_order_since is not null then 'paid_no_order'
-  when s.kind = 'payment' and ${flagSet("paid_without_session")} and s.authorized_at is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and not ${HELD_REFUND_RECORDED_SQL} then 'paid_without_session'
+  when s.kind = 'payment' and ${PAID_WITHOUT_SESSION_SQL} and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) then 'paid_without_session'
   when s.kind = 'payment' and ${flagSet("underpaid_held")} and not ${flagSet("accepted_short")} and s.refund_owed is null and not ${HELD_REFUND_RECORDED_SQL} then 'underpaid_held'
   when s.kind = 'payment' and s.authorized_at is not null and s.captured_at is null and s.canceled_at is null and s.refund_owed is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and ${flagSet("underpaid")} and not ${flagSet("accepted_short")} then 'short_after_order'
   when s.kind = 'payment' and s.refund_owed is not null and not ${HELD_REFUND_RECORDED_SQL} then 'refund_owed'

@@ -3,7 +3,7 @@ import { DEPOSIT_SEEN_STATUSES } from "../../lib/shift/shift-actions"
 import type { CryptoSwapOptions } from "../../lib/options"
 import { topUpAmount } from "../../lib/shift/ledger-fields"
 import { addDecimals } from "../../lib/money"
-import { flagSet, hasFlag, HELD_REFUND_RECORDED_SQL, REFUND_SHORT_SQL, REFUND_TO_FUND_SQL } from "./payments-query"
+import { flagSet, hasFlag, HELD_REFUND_RECORDED_SQL, PAID_WITHOUT_SESSION_SQL, REFUND_SHORT_SQL, REFUND_TO_FUND_SQL } from "./payments-query"
 
 /**
  * What the settings page shows, read in SQL: counts and the rows that need the merchant, never the
@@ -101,8 +101,7 @@ export async function orderlessDeposits(knex: Knex) {
       .orderBy("s.id")
       .limit(RARE_ROWS_CAP)
   const [paidWithoutSession, underpaid] = await Promise.all([
-    // Held by no order: none was placed on it (a payment of an order's own collection names its order all the same).
-    deposits().whereNull("s.authorized_at").whereRaw(`${hasFlag("paid_without_session")} and ${flagSet("paid_without_session")} and not ${HELD_REFUND_RECORDED_SQL}`),
+    deposits().whereRaw(`${hasFlag("paid_without_session")} and ${PAID_WITHOUT_SESSION_SQL}`),
     // A canceled payment too: the service sent its deposit back, then the shopper paid its address again, short.
     deposits()
       .whereNull("s.captured_at")
