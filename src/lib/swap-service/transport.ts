@@ -104,6 +104,8 @@ export class Transport {
     const repeatable = call.repeat === "unsafe" ? failure.status === 429 : failure.retryable
     if (!repeatable) return undefined
     if (failure.retryAfterMs !== undefined) return failure.retryAfterMs <= MAX_RETRY_WAIT_MS ? failure.retryAfterMs : undefined
+    // The service counts by the minute (service-behaviour): a 429 that names no wait would meet 429 again.
+    if (failure.status === 429) return undefined
     return Math.min(this.options.retryBaseDelayMs * 2 ** (attempt - 1), MAX_RETRY_WAIT_MS)
   }
 
