@@ -1,6 +1,6 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { processPaymentWorkflow } from "@medusajs/core-flows"
+import { createTaxRegionsWorkflow, processPaymentWorkflow } from "@medusajs/core-flows"
 import type { MedusaContainer, WebhookActionResult } from "@medusajs/framework/types"
 import BigNumber from "bignumber.js"
 import { useSandbox } from "../helpers/sandbox"
@@ -41,6 +41,22 @@ medusaIntegrationTestRunner({
       admin = await adminHeaders(getContainer())
     })
 
+    /** The shopper pays the shift; the job's ticks run until one has tried to place the order and recorded it could not. */
+    async function paidWithNoOrder(shiftId: string, rowFilter: Record<string, string>) {
+      const container = getContainer()
+      await env.control.deposit(shiftId)
+      await env.control.setStatus(shiftId, "processing")
+      // A tick may find the shift, recorded by the subscriber of its creation, still being written, and leave it to the next.
+      return waitFor(
+        "the paid shift to be recorded as paid with no order",
+        async () => {
+          await reconcile(container)
+          return ledgerRow(container, rowFilter)
+        },
+        (found) => Boolean(found.paid_no_order_since)
+      )
+    }
+
     /** Deposit confirmed after the last item sold out: the order can't be placed. */
     async function paidWhileSoldOut(providerId = PROVIDERS.default) {
       const container = getContainer()
@@ -52,18 +68,7 @@ medusaIntegrationTestRunner({
       const shiftId = checkoutId ? (await env.control.payCheckout(checkoutId, "BTC", "bitcoin")).id : (session.data.shift_id as string)
       // Sold out before the deposit is even seen: no read of it, early or late, can place the order.
       await setStock(container, store.inventoryItemId!, 0)
-      await env.control.deposit(shiftId)
-      await env.control.setStatus(shiftId, "processing")
-      // As the job does: ticks until one has tried to place the order (a tick may find the shift, recorded
-      // by the subscriber of its creation, still being written, and leave it to the next).
-      const row = await waitFor(
-        "the paid shift to be recorded as paid with no order",
-        async () => {
-          await reconcile(container)
-          return ledgerRow(container, checkoutId ? { checkout_id: checkoutId } : { shift_id: shiftId })
-        },
-        (found) => Boolean(found.paid_no_order_since)
-      )
+      const row = await paidWithNoOrder(shiftId, checkoutId ? { checkout_id: checkoutId } : { shift_id: shiftId })
       const named = (name: string) =>
         emitted.mock.calls
           .flatMap(([messages]) => (Array.isArray(messages) ? messages : [messages]))
@@ -191,6 +196,36 @@ medusaIntegrationTestRunner({
       const order = await orderWithPayments(container, cart.id)
       expect(order!.payments.flatMap((payment: any) => payment.captures)).toHaveLength(1)
       expect((await api.get("/admin/crypto-swap/status", admin)).data.paid_no_order).toEqual([])
+    })
+
+    it("places no order for a cart whose total rose after its payment started (taxes applied after the session), whoever completes it", async () => {
+      const container = getContainer()
+      const cart = await shop.createCart()
+      await api.post(`/store/carts/${cart.id}`, { shipping_address: { country_code: "us", first_name: "Ada", address_1: "1 Main St", city: "Springfield", postal_code: "12345" } }, shop.headers)
+      const { session } = await shop.createPaymentSession(cart.id, PROVIDERS.default, BTC)
+      expect(String(session.amount)).toBe("49.99")
+      // The store's tax applies from now; the storefront asks for the cart's taxes: Medusa's route adds them to
+      // the cart's total and leaves the payment collection, and the shift, at 49.99.
+      await createTaxRegionsWorkflow(container).run({ input: [{ country_code: "us", provider_id: "tp_system", default_tax_rate: { rate: 20, code: "SALES", name: "Sales tax" } }] })
+      const taxed = await api.post(`/store/carts/${cart.id}/taxes`, {}, shop.headers)
+      expect(new BigNumber(taxed.data.cart.total).gt("49.99")).toBe(true)
+      // Told before paying, not "waiting for your deposit".
+      const early = await failing(shop.complete(cart.id))
+      expect(early.status).toBe(400)
+      expect(early.data.message).toContain(`changed to ${taxed.data.cart.total} USD after this crypto payment of 49.99 USD started`)
+
+      const shiftId = session.data.shift_id as string
+      const row = await paidWithNoOrder(shiftId, { shift_id: shiftId })
+      expect(row.authorized_at).toBeNull()
+      // The shopper's own completion is refused with the reason, and no order holds 49.99 against a larger total.
+      const refused = await failing(shop.complete(cart.id))
+      expect(refused.status).toBe(400)
+      expect(refused.data.message).toMatch(/total/i)
+      await env.control.walk(shiftId, ["settling", "settled"])
+      await reconcile(container)
+      expect(await orderWithPayments(container, cart.id)).toBeUndefined()
+      expect((await paymentsOfCart(container, cart.id)).filter((payment: any) => payment.captured_at)).toEqual([])
+      expect((await api.get("/admin/crypto-swap/status", admin)).data.paid_no_order).toEqual([expect.objectContaining({ id: row.id, last_error: expect.stringMatching(/total/i) })])
     })
 
     it("calls the merchant about an action that waited hours on another, and runs it without them once it can", async () => {

@@ -11,6 +11,7 @@ import { checkoutPickExpired } from "../../lib/shift/sync-cadence"
 import { sayTo } from "../shopper-language"
 import { currentPayment } from "../store/crypto-swap/shopper-session"
 import { knownLedgerRow } from "../../lib/shift/session-ledger-row"
+import { refuseShortOfCartTotal } from "../../lib/shift/cart-total"
 import { checkCartCompletableWorkflow } from "../../workflows/check-cart-completable"
 
 const CART_ID = /^cart_[0-9A-Z]{26}$/
@@ -23,7 +24,8 @@ const NOT_YET = new Set<string>([PaymentSessionStatus.PENDING, PaymentSessionSta
  * Medusa's completion logs every refused authorization as an error, and waiting is the expected state of a
  * crypto payment, not an error. Any other case (no crypto session, a payment that can be authorized now or
  * could not be read, a cart Medusa refuses for another reason, an unknown cart) goes on to Medusa's route.
- * A payment whose money goes back to the shopper is refused here, whatever its session's state.
+ * A payment whose money goes back to the shopper is refused here, whatever its session's state, and one for
+ * less than the cart's total now (refuseShortOfCartTotal).
  */
 export async function answerWaitingCompletion(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   const cartId = req.params.id
@@ -35,6 +37,8 @@ export async function answerWaitingCompletion(req: MedusaRequest, res: MedusaRes
       entity: "cart",
       fields: [
         "completed_at",
+        "total",
+        "currency_code",
         "payment_collection.payment_sessions.id",
         "payment_collection.payment_sessions.provider_id",
         "payment_collection.payment_sessions.status",
@@ -53,6 +57,8 @@ export async function answerWaitingCompletion(req: MedusaRequest, res: MedusaRes
     // Money on its way back to the shopper must not also buy the order (a restock after "Refund via shift").
     const recorded = await knownLedgerRow(req.scope, session)
     if (recorded && givenBackToShopper(recorded)) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.payment_being_refunded"))
+    // Told before the shopper pays a shift for less than the cart now costs, not after.
+    refuseShortOfCartTotal(session.amount, cart)
     // With `before_payment` the order is placed at once: Medusa's completion never refuses it.
     if (session.status !== PaymentSessionStatus.PENDING || provider.options.placeOrder === "before_payment") return next()
 

@@ -1,5 +1,5 @@
 import type { ShiftAction, ShiftActionFailure } from "./shift-action"
-import { sessionPayment } from "./session-payment"
+import { cartTotalAboveSession, sessionPayment } from "./session-payment"
 import { processSyncedPayment } from "./process-payment"
 import { markSessionGivenBack, mirrorCredit } from "../steps/payment-credit"
 import { excessToGiveBack } from "../../lib/shift/shift-actions"
@@ -40,7 +40,13 @@ export const authorizePayment: ShiftAction = async (container, row, recorded) =>
   await processSyncedPayment(container, row, recorded, "authorized")
   const { payment, orderId, links } = await sessionPayment(container, row)
   if (row.cart_id && !orderId) {
-    throw new Error(`No order was placed for cart ${row.cart_id}: the cart could not be completed`)
+    // Medusa's payment workflow keeps the completion's error to itself: the one reason the plugin refuses is told.
+    const short = await cartTotalAboveSession(container, row.cart_id, row.payment_session_id!)
+    throw new Error(
+      short
+        ? `No order was placed for cart ${row.cart_id}: its total rose to ${short.total} after this payment of ${short.paid} started (taxes or a price applied later); refund it instead, or have the shopper pay the rest by other means and place the order`
+        : `No order was placed for cart ${row.cart_id}: the cart could not be completed`
+    )
   }
   // Medusa's authorize step swallows a provider or database error that is not its own, and an order placed
   // before payment exists anyway: only the payment says the authorization happened.

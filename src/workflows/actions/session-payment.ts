@@ -2,6 +2,7 @@ import type { BigNumberRawValue, MedusaContainer } from "@medusajs/framework/typ
 import { BigNumber, ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
 import type { LedgerShift } from "./shift-action"
 import { rawTotal } from "../../lib/money"
+import { shortOfCartTotal } from "../../lib/shift/cart-total"
 import { orderOfCollection } from "../steps/collection-payer"
 
 /** `captured_at` is set once a payment is captured in full; `captures` says whether any of it was. */
@@ -64,6 +65,16 @@ export async function sessionPayment(container: MedusaContainer, row: LedgerShif
     /** Ledger columns that link the row to what Medusa made of it. */
     links: { ...(orderId && !row.order_id ? { order_id: orderId } : {}), ...(payment?.id && !row.payment_id ? { payment_id: payment.id } : {}) },
   }
+}
+
+/** The cart's total now, when above what the payment session asks (shortOfCartTotal). */
+export async function cartTotalAboveSession(container: MedusaContainer, cartId: string, sessionId: string) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [cart],
+  } = await query.graph({ entity: "cart", fields: ["total", "payment_collection.payment_sessions.id", "payment_collection.payment_sessions.amount"], filters: { id: cartId } })
+  const session = cart?.payment_collection?.payment_sessions?.find((candidate: { id?: string } | null) => candidate?.id === sessionId)
+  return shortOfCartTotal(session?.amount, cart?.total)
 }
 
 /**

@@ -95,6 +95,7 @@ export const de: Messages = {
   "store.deposit_on_its_way":
     "Für diesen Warenkorb ist bereits eine Krypto-Einzahlung unterwegs: Die Zahlung kann erst geändert werden, wenn sie abgeschlossen ist. Den Rest einer zu geringen Zahlung zahlen Sie über deren Zahlungsseite.",
   "store.payment_being_refunded": "Diese Kryptozahlung wird erstattet und kann diese Bestellung daher nicht mehr abschließen. Bitte starten Sie eine neue Zahlung.",
+  "store.cart_total_changed": "Der Warenkorbbetrag hat sich auf {total} {currency} geändert, nachdem diese Kryptozahlung über {paid} {currency} begonnen wurde; sie kann diese Bestellung daher nicht abschließen. Falls Sie noch nicht bezahlt haben, starten Sie die Zahlung bitte neu; falls Sie bereits bezahlt haben, wenden Sie sich bitte an den Shop.",
   "store.temporarily_unavailable": "Kryptozahlungen sind vorübergehend nicht verfügbar; bitte versuchen Sie es später erneut.",
   "store.invalid_details": "Ungültige Angaben zur Kryptozahlung: {issues}",
   "coin.not_accepted": "{coin} über {network} ist keine Kombination aus Kryptowährung und Netzwerk, die der Dienst annimmt.",

@@ -97,6 +97,7 @@ export const en = {
   "store.deposit_on_its_way":
     "A crypto deposit for this cart is already on its way: the payment can't be changed until it completes. To pay the rest of a short payment, use its payment page.",
   "store.payment_being_refunded": "This crypto payment is being refunded, so it can no longer place this order. Please start a new payment.",
+  "store.cart_total_changed": "The cart's total changed to {total} {currency} after this crypto payment of {paid} {currency} started, so it can't place this order. If you have not paid yet, please start the payment again; if you already paid, please contact the store.",
   "store.temporarily_unavailable": "Crypto payments are temporarily unavailable; please try again later.",
   "store.invalid_details": "Invalid crypto payment details: {issues}",
   "coin.not_accepted": "{coin} on {network} is not a coin and network the service accepts.",

@@ -95,6 +95,7 @@ export const es: Messages = {
   "store.deposit_on_its_way":
     "Ya hay un depósito en criptomonedas en camino para este carrito: el pago no se puede cambiar hasta que se complete. Para pagar el resto de un pago insuficiente, use su página de pago.",
   "store.payment_being_refunded": "Este pago con criptomonedas se está reembolsando, por lo que ya no puede completar este pedido. Inicie un nuevo pago.",
+  "store.cart_total_changed": "El total del carrito cambió a {total} {currency} después de iniciar este pago con criptomonedas de {paid} {currency}, por lo que no puede completar este pedido. Si aún no ha pagado, inicie el pago de nuevo; si ya pagó, póngase en contacto con la tienda.",
   "store.temporarily_unavailable": "Los pagos con criptomonedas no están disponibles temporalmente; vuelva a intentarlo más tarde.",
   "store.invalid_details": "Datos del pago con criptomonedas no válidos: {issues}",
   "coin.not_accepted": "{coin} en {network} no es una combinación de criptomoneda y red que acepte el servicio.",

@@ -95,6 +95,7 @@ export const fr: Messages = {
   "store.deposit_on_its_way":
     "Un dépôt en crypto pour ce panier est déjà en route : le paiement ne peut pas être modifié avant qu'il soit terminé. Pour payer le reste d'un paiement insuffisant, utilisez sa page de paiement.",
   "store.payment_being_refunded": "Ce paiement en crypto est en cours de remboursement et ne peut donc plus valider cette commande. Veuillez effectuer un nouveau paiement.",
+  "store.cart_total_changed": "Le total du panier est passé à {total} {currency} après le début de ce paiement en crypto de {paid} {currency}, qui ne peut donc pas valider cette commande. Si vous n’avez pas encore payé, recommencez le paiement ; si vous avez déjà payé, contactez la boutique.",
   "store.temporarily_unavailable": "Les paiements en crypto sont temporairement indisponibles ; veuillez réessayer plus tard.",
   "store.invalid_details": "Détails du paiement en crypto non valides : {issues}",
   "coin.not_accepted": "{coin} sur {network} n’est pas une combinaison de cryptomonnaie et de réseau acceptée par le service.",

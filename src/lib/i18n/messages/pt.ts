@@ -95,6 +95,7 @@ export const pt: Messages = {
   "store.deposit_on_its_way":
     "Já há um depósito em cripto a caminho para este carrinho: o pagamento não pode ser alterado até que seja concluído. Para pagar o restante de um pagamento insuficiente, use a página de pagamento dele.",
   "store.payment_being_refunded": "Este pagamento em cripto está sendo reembolsado e não pode mais concluir este pedido. Inicie um novo pagamento.",
+  "store.cart_total_changed": "O total do carrinho mudou para {total} {currency} depois que este pagamento em cripto de {paid} {currency} começou, por isso ele não pode concluir este pedido. Se ainda não pagou, inicie o pagamento novamente; se já pagou, entre em contato com a loja.",
   "store.temporarily_unavailable": "Pagamentos em cripto estão temporariamente indisponíveis; tente novamente mais tarde.",
   "store.invalid_details": "Dados do pagamento em cripto inválidos: {issues}",
   "coin.not_accepted": "{coin} na rede {network} não é uma combinação de criptomoeda e rede aceita pelo serviço.",
