@@ -109,6 +109,12 @@ medusaIntegrationTestRunner({
       expect(main.catalogue_age_seconds).toEqual(expect.any(Number))
       // The shift was recorded when it was made: discovery, the fallback, found nothing to add.
       expect(data.reconciliation.last_run).toMatchObject({ discovered: 0, due: expect.any(Number) })
+      // The test app is one process: Medusa's in-memory locking (Redis locking when the test points it at a Redis).
+      expect(data.reconciliation.locking).toEqual(
+        process.env.CRYPTO_SWAP_TEST_REDIS_URL
+          ? { provider: "locking-redis", across_processes: true, warning: null }
+          : { provider: "in-memory", across_processes: false, warning: null }
+      )
       expect(data.open_shifts.by_status.waiting).toBeGreaterThanOrEqual(1)
       expect(data.upstream.count).toBeGreaterThan(0)
       expect(JSON.stringify(data)).not.toContain(env.sandbox.account.secret)

@@ -703,6 +703,54 @@ medusaIntegrationTestRunner({
       expect(await refundRows(container, payment.id)).toHaveLength(1)
     })
 
+    /**
+     * A refund whose first try at its shift failed at `failing` (made at once by the refund's own sync), then two syncs
+     * of it at once that retry it, as a server and a worker each holding "the" shift's lock in its own memory
+     * (Medusa's in-memory locking), both past `slowed` before either asks for the shift.
+     */
+    async function refundSyncedTwiceUnlocked(paymentId: string, failing: { method: string; path: string }, slowed: { method: string; path: string }) {
+      const container = getContainer()
+      env.sandbox.addFault({ ...failing, status: 500, times: 50 })
+      await api.post(`/admin/payments/${paymentId}/refund`, { amount: 20 }, admin)
+      const [refund] = await waitFor("the refund's ledger row", () => refundRows(container, paymentId), (rows) => rows.length === 1)
+      await waitFor(
+        "the refund's first try at its shift to fail",
+        () => ledgerOf(container).listSwapShiftActions({ swap_shift_id: refund.id, kind: "create_refund_shift" }),
+        (actions) => actions[0]?.attempts >= 1
+      )
+      expect((await ledgerRow(container, { id: refund.id })).shift_id).toBeNull()
+      await env.control.clearFaults()
+      env.sandbox.addFault({ ...slowed, delayMs: 300, times: 2 })
+      const locking = container.resolve(Modules.LOCKING)
+      const spies = [
+        jest.spyOn(locking, "acquire").mockResolvedValue(undefined as never),
+        jest.spyOn(locking, "release").mockResolvedValue(true as never),
+        jest.spyOn(locking, "execute").mockImplementation(async (_keys: unknown, job: () => Promise<unknown>) => job()),
+      ]
+      try {
+        await Promise.all([0, 1].map(() => syncShiftWorkflow(container).run({ input: { ledger_id: refund.id, source: "admin", retry_actions: true } })))
+      } finally {
+        for (const spy of spies) spy.mockRestore()
+      }
+      // The merchant is shown one address to fund; a second would pay the shopper twice.
+      const made = env.sandbox.shifts().filter((shift) => shift.externalId === refund.id)
+      expect(made).toHaveLength(1)
+      await reconcile(container)
+      expect((await ledgerRow(container, { id: refund.id })).shift_id).toBe(made[0].id)
+    }
+
+    it("makes one refund shift when two processes whose locks don't see each other sync its refund at once", async () => {
+      const { payment } = await settledOrder()
+      // Both ask for a quote before either has recorded one.
+      await refundSyncedTwiceUnlocked(payment.id, { method: "POST", path: "/v2/quotes" }, { method: "POST", path: "/v2/quotes" })
+    })
+
+    it("makes one variable-rate refund shift when two processes whose locks don't see each other sync its refund at once", async () => {
+      const paid = await paidOrder(getContainer(), shop, env.control, PROVIDERS.default, { deposit_coin: "USDC", deposit_network: "algorand", refund_address: "H".repeat(58) })
+      // Both read the pair for the estimate before either asks for the shift.
+      await refundSyncedTwiceUnlocked(paid.payments[0].id, { method: "GET", path: "/v2/pair/*/*" }, { method: "GET", path: "/v2/pair/*/*" })
+    })
+
     it("finds the refund shift the service made when its answer was lost, instead of making a second one", async () => {
       const container = getContainer()
       const { payment } = await settledOrder()

@@ -1,4 +1,5 @@
 import type { Context, InferTypeOf } from "@medusajs/framework/types"
+import type { SqlEntityManager } from "@medusajs/framework/mikro-orm/postgresql"
 import { InjectTransactionManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
 import { SwapShift } from "./models/swap-shift"
 import { SwapShiftEvent } from "./models/swap-shift-event"
@@ -49,6 +50,46 @@ class CryptoSwapModuleService extends CryptoSwapModuleServiceBase {
       )
     }
     if (entry) await this.createSwapShiftEvents(entry, sharedContext)
+  }
+
+  /**
+   * A refund's quote, recorded only while the refund has no shift and still holds the quote this attempt read
+   * (`replacing`, null for none): two processes whose locks don't see each other (Medusa's in-memory locking)
+   * each ask for a quote, and only one is kept. Returns what the row holds now: this quote, or the one another
+   * attempt recorded first (its shift, asked for with that quote, is the one the service answers with to both),
+   * with the shift another attempt already recorded.
+   */
+  @InjectTransactionManager()
+  async recordRefundQuote(
+    id: string,
+    replacing: string | null,
+    quote: Record<string, unknown>,
+    @MedusaContext() sharedContext: Context<SqlEntityManager> = {}
+  ): Promise<{ refund_quote: Record<string, unknown> | null; shift_id: string | null }> {
+    const manager = sharedContext.transactionManager!
+    const written = await manager.execute(
+      `update crypto_swap_shift set refund_quote = ?::jsonb, updated_at = now()
+        where id = ? and shift_id is null and (refund_quote->>'id') is not distinct from ? returning id`,
+      [JSON.stringify(quote), id, replacing]
+    )
+    if (written.length) return { refund_quote: quote, shift_id: null }
+    const [now] = await manager.execute(`select refund_quote, shift_id from crypto_swap_shift where id = ?`, [id])
+    return { refund_quote: now?.refund_quote ?? null, shift_id: now?.shift_id ?? null }
+  }
+
+  /**
+   * Marks that a refund's variable-rate shift is being asked for (`flags.variable_shift_asked_at`), unless another
+   * attempt marked it first or the refund has its shift: a variable shift made twice can't be told apart at the
+   * service (nothing finds it by the store's id), so only the attempt that marked it asks. Whether this one did.
+   */
+  @InjectTransactionManager()
+  async claimVariableShiftAsk(id: string, asking: string, @MedusaContext() sharedContext: Context<SqlEntityManager> = {}): Promise<boolean> {
+    const written = await sharedContext.transactionManager!.execute(
+      `update crypto_swap_shift set flags = jsonb_set(coalesce(flags, '{}'::jsonb), '{variable_shift_asked_at}', to_jsonb(?::text)), updated_at = now()
+        where id = ? and shift_id is null and (flags->>'variable_shift_asked_at') is null returning id`,
+      [asking, id]
+    )
+    return written.length > 0
   }
 
   /**

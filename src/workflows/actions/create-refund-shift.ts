@@ -9,7 +9,7 @@ import { ledgerFieldsFromShift } from "../../lib/shift/ledger-fields"
 import { countedFigures, refundCostToApprove, refundQuoteRequest, refundTarget, type RefundTarget, withTopUps } from "../../lib/shift/refund-quote"
 import { heldRefundId, isOrderRefund } from "../../lib/shift/refund-ids"
 import { creditedAmount, creditedTopUps } from "../../lib/shift/underpayment"
-import { ActionNeedsAdmin, type LedgerShift, type ShiftAction } from "./shift-action"
+import { ActionNeedsAdmin, ActionNotYet, type LedgerShift, type ShiftAction } from "./shift-action"
 
 /**
  * A recorded quote this close to its end is not used to make a shift: the shift inherits its deadline, and the
@@ -48,6 +48,8 @@ async function depositReturnWallet(ledger: CryptoSwapModuleService, row: LedgerS
  * keeps what the quote would have fixed (`flags.refund_target`): whatever the merchant sends is judged by it.
  */
 export const createRefundShift: ShiftAction = async (container, row) => {
+  // Made meanwhile by another attempt, in a process whose lock this one's does not see (Medusa's in-memory locking).
+  if (row.shift_id) return { reread: true }
   const provider = providerById(container.resolve(ContainerRegistrationKeys.CONFIG_MODULE), row.provider_id!)
   const ledger = container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
   const storeWallet = await depositReturnWallet(ledger, row, provider)
@@ -76,7 +78,7 @@ export const createRefundShift: ShiftAction = async (container, row) => {
     await holdCostlyRefund(ledger, provider, row, estimate)
     // Written before asking: a crash before the answer is recorded leaves it, and the next attempt asks an admin.
     const asking = new Date().toISOString()
-    await ledger.updateSwapShifts({ id: row.id, flags: { ...(row.flags ?? {}), variable_shift_asked_at: asking } })
+    if (!(await ledger.claimVariableShiftAsk(row.id, asking))) throw new ActionNotYet("another attempt is asking the service for this refund's shift")
     shift = await clientFor(provider)
       .createVariableShift({ ...pair, ...destination }, context)
       .catch(async (error: unknown) => {
@@ -86,8 +88,13 @@ export const createRefundShift: ShiftAction = async (container, row) => {
       })
   } else {
     const recorded = row.refund_quote as Quote | null
-    const quote =
-      recorded && Date.parse(recorded.expiresAt) - QUOTE_MARGIN_MS > Date.now() ? recorded : await recordNewQuote(container, provider, row, coins, context)
+    let quote: Quote
+    if (recorded && Date.parse(recorded.expiresAt) - QUOTE_MARGIN_MS > Date.now()) quote = recorded
+    else {
+      const kept = await recordNewQuote(container, provider, row, coins, context, recorded?.id ?? null)
+      if (kept.shift_id) return { reread: true }
+      quote = kept.quote
+    }
     await holdCostlyRefund(ledger, provider, row, quote.depositAmount)
     shift = await clientFor(provider).createFixedShift({ quote, ...destination }, context)
   }
@@ -143,17 +150,25 @@ async function lostVariableShift(ledger: CryptoSwapModuleService, row: LedgerShi
   )
 }
 
+/**
+ * A new quote for the refund, kept only when no other attempt recorded one since this one read the row
+ * (recordRefundQuote): otherwise that one's quote, so that both ask for the same shift.
+ */
 async function recordNewQuote(
   container: Parameters<ShiftAction>[0],
   provider: RegisteredProvider,
   row: LedgerShift,
   coins: Coin[],
-  context: { userIp?: string }
-) {
+  context: { userIp?: string },
+  replacing: string | null
+): Promise<{ quote: Quote; shift_id: string | null }> {
   const request = await refundRequest(container, provider, row, coins)
   const quote = await clientFor(provider).createQuote(request, context)
-  await container.resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE).updateSwapShifts({ id: row.id, refund_quote: quote as unknown as Record<string, unknown> })
-  return quote
+  const kept = await container
+    .resolve<CryptoSwapModuleService>(CRYPTO_SWAP_MODULE)
+    .recordRefundQuote(row.id, replacing, quote as unknown as Record<string, unknown>)
+  if (!kept.refund_quote && !kept.shift_id) throw new ActionNotYet("the refund changed while its quote was asked for")
+  return { quote: (kept.refund_quote as unknown as Quote | null) ?? quote, shift_id: kept.shift_id }
 }
 
 /** The side of the refund its pricing fixes: what the shopper receives (`store` pays the fees), else what the store sends. */

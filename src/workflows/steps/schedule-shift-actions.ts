@@ -24,7 +24,12 @@ export const scheduleShiftActionsStep = createStep(
     const existing = await ledger.listSwapShiftActions({ swap_shift_id: ledger_id, kind: planned })
     const known = new Set(existing.map((action) => action.kind))
     const missing = planned.filter((kind) => !known.has(kind))
-    if (missing.length) await ledger.createSwapShiftActions(missing.map((kind) => ({ swap_shift_id: ledger_id, kind })))
+    if (missing.length) {
+      await ledger.createSwapShiftActions(missing.map((kind) => ({ swap_shift_id: ledger_id, kind }))).catch(async (error: unknown) => {
+        // Recorded first by another sync, in a process whose lock this one's does not see (Medusa's in-memory locking).
+        if ((await ledger.listSwapShiftActions({ swap_shift_id: ledger_id, kind: missing })).length < missing.length) throw error
+      })
+    }
 
     // A repeatable action done before has more to do now (the plan asks only then): it starts afresh.
     const repeats = new Set(SHIFT_ACTIONS.filter((entry) => entry.repeats).map((entry) => entry.kind))

@@ -1,5 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { lockingScope } from "../../../../lib/locking-scope"
 import { CRYPTO_SWAP_MODULE, type CryptoSwapModuleService } from "../../../../modules/crypto-swap"
 import { catalogueFor, clientFor, providerById, providerRegistry, upstreamMetrics, type RegisteredProvider } from "../../../../lib/provider-registry"
 import { SwapServiceError } from "../../../../lib/swap-service"
@@ -68,7 +69,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
     providers,
     attention: attention.items,
     ...money,
-    reconciliation: { last_run: lastRun ?? null },
+    reconciliation: { last_run: lastRun ?? null, locking: lockingScope(req.scope.resolve(Modules.LOCKING), config) },
     open_shifts: open,
     ...orderless,
     stuck_shifts: stuck.shifts,
