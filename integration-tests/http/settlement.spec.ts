@@ -575,6 +575,11 @@ medusaIntegrationTestRunner({
       expect(placed!.payments[0].captured_at).toBeNull()
 
       await env.control.setStatus(shiftId, "refund", "refund required")
+      await reconcile(container)
+      // The order waits on money going back to the shopper: the merchant sees it before shipping, with the order.
+      const admin = await adminHeaders(container)
+      const listed = async () => (await api.get("/admin/crypto-swap/payments?attention=order_unpaid", admin)).data.payments.map((line: any) => [line.shift_id, line.order_id])
+      expect(await listed()).toEqual([[shiftId, placed!.id]])
       await fetch(`${env.sandbox.baseUrl}/v2/shifts/${shiftId}/set-refund-address`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-service-secret": env.sandbox.account.secret },
@@ -594,6 +599,11 @@ medusaIntegrationTestRunner({
         data: [flagged],
       } = await query.graph({ entity: "order", fields: ["metadata"], filters: { id: order!.id } })
       expect(flagged.metadata).toMatchObject({ crypto_swap_flag: "refunded" })
+      // Listed until the merchant cancels the order.
+      expect(await listed()).toEqual([[shiftId, placed!.id]])
+      await api.post(`/admin/orders/${order!.id}/cancel`, {}, admin)
+      await waitFor("the order's cancel to reach the ledger", () => ledgerRow(container, { shift_id: shiftId }), (found) => Boolean(found.order_canceled_at))
+      expect(await listed()).toEqual([])
     })
 
     describe("webhooks", () => {

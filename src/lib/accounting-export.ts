@@ -11,6 +11,7 @@ export const ATTENTION_REASONS = [
   "paid_without_session",
   "underpaid_held",
   "short_after_order",
+  "order_unpaid",
   "refund_owed",
   "refund_payment_unknown",
   "refund_address_needed",

@@ -288,6 +288,7 @@ export type AttentionReason =
   | "paid_without_session"
   | "underpaid_held"
   | "short_after_order"
+  | "order_unpaid"
   | "refund_owed"
   | "refund_payment_unknown"
   | "refund_address_needed"

@@ -42,6 +42,9 @@ export function resolveButtons(line: PaymentLine): Omit<ShiftButtonsProps, "ledg
     case "short_after_order":
       // Its order holds the payment: accepted as paid, it is captured.
       return { acceptUnderpayment: settled, sync: !settled }
+    case "order_unpaid":
+      // Nothing of it reached the store: the merchant cancels the order (its link is in the row), which takes it off the list.
+      return { sync: true }
     case "refund_owed":
       return { refundHeld: true }
     case "refund_payment_unknown":
