@@ -557,11 +557,16 @@ medusaIntegrationTestRunner({
       expect(asking.flags).toMatchObject({ address_needed: true })
       const { data } = await api.get(`/store/crypto-swap/payment-sessions/${session.id}?cart_id=${cart.id}`, shop.headers)
       expect(data.payment.refund.address_needed).toBe(true)
+      // The merchant sees it too, should the shopper never come back (an e-mail lost, no notification provider).
+      const admin = await adminHeaders(container)
+      const listed = async () => (await api.get("/admin/crypto-swap/payments?attention=deposit_address_needed", admin)).data.payments.map((line: any) => line.shift_id)
+      expect(await listed()).toEqual([shiftId])
 
       // The shopper gives one on the payment page: the service has it, and sends the money back.
       await api.post(`/store/crypto-swap/payment-sessions/${session.id}/refund-address`, { cart_id: cart.id, address: BTC_REFUND }, shop.headers)
       await reconcile(container)
       expect(env.sandbox.getShift(shiftId)!.refundAddress).toBe(BTC_REFUND)
+      expect(await listed()).toEqual([])
       expect((await orderWithPayments(container, cart.id))!.payments).toHaveLength(1)
     })
 

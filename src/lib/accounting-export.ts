@@ -12,6 +12,7 @@ export const ATTENTION_REASONS = [
   "underpaid_held",
   "short_after_order",
   "order_unpaid",
+  "deposit_address_needed",
   "refund_owed",
   "refund_payment_unknown",
   "refund_address_needed",

@@ -42,6 +42,7 @@ export const ATTENTION_LABELS: Record<AttentionReason, string> = {
   underpaid_held: "Underpayment held",
   short_after_order: "Order placed, settled short",
   order_unpaid: "Order placed, deposit sent back",
+  deposit_address_needed: "Deposit waits for a refund address",
   refund_owed: "Paid after cancel: owed",
   refund_payment_unknown: "Refund of an unknown payment",
   refund_address_needed: "Refund needs an address",

@@ -289,6 +289,7 @@ export type AttentionReason =
   | "underpaid_held"
   | "short_after_order"
   | "order_unpaid"
+  | "deposit_address_needed"
   | "refund_owed"
   | "refund_payment_unknown"
   | "refund_address_needed"

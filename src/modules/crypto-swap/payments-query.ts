@@ -57,7 +57,8 @@ const REFUND_OPEN_SQL = `((${REFUND_TO_FUND_SQL}) or (${REFUND_SHORT_SQL}))`
  * Why a row needs the merchant, first reason first, as the settings page resolves each: an action
  * that stopped retrying, a paid shift whose order could not be placed, money paid after switching
  * coins or held short, an order placed on money that then settled short (never captured on its own),
- * an order placed on a deposit the service is sending back (until the order is canceled),
+ * an order placed on a deposit the service is sending back (until the order is canceled), a shopper's deposit the
+ * service holds until someone gives it a refund address,
  * money owed after a canceled order (none of these once it is being refunded),
  * a refund waiting for an address, expired unfunded, or whose deposit the service sent back to the
  * merchant. Written in SQL so the page filters on it.
@@ -71,6 +72,7 @@ const ATTENTION_SQL = `case
   when s.kind = 'payment' and ${flagSet("underpaid_held")} and not ${flagSet("accepted_short")} and s.refund_owed is null and not ${HELD_REFUND_RECORDED_SQL} then 'underpaid_held'
   when s.kind = 'payment' and s.authorized_at is not null and s.captured_at is null and s.canceled_at is null and s.refund_owed is null and s.status in (${list(DEPOSIT_SEEN_STATUSES)}) and ${flagSet("underpaid")} and not ${flagSet("accepted_short")} then 'short_after_order'
   when s.kind = 'payment' and s.authorized_at is not null and s.captured_at is null and s.order_canceled_at is null and s.refund_owed is null and s.status in ('refund', 'refunding', 'refunded') then 'order_unpaid'
+  when s.kind in ('payment', 'top_up') and ${flagSet("address_needed")} then 'deposit_address_needed'
   when s.kind = 'payment' and s.refund_owed is not null and not ${HELD_REFUND_RECORDED_SQL} then 'refund_owed'
   when s.kind = 'refund' and s.status = 'payment_unknown' then 'refund_payment_unknown'
   when s.kind = 'refund' and s.status = 'address_needed' then 'refund_address_needed'

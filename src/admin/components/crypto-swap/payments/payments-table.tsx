@@ -45,6 +45,9 @@ export function resolveButtons(line: PaymentLine): Omit<ShiftButtonsProps, "ledg
     case "order_unpaid":
       // Nothing of it reached the store: the merchant cancels the order (its link is in the row), which takes it off the list.
       return { sync: true }
+    case "deposit_address_needed":
+      // The shopper gives it on the payment page; an admin on the order's crypto payment (POST .../shifts/:id/refund-address).
+      return { sync: true }
     case "refund_owed":
       return { refundHeld: true }
     case "refund_payment_unknown":
