@@ -235,6 +235,23 @@ if (!redisAnswers()) {
           expect(paid.status).toBe(200)
           expect((await second.get(`${ROUTES}/payment-sessions/${sessionOf(paid).id}?cart_id=${cartId}`)).status).toBe(200)
         })
+
+        it("let a shopper the service refused ask again on the place they spent, once, while the store's minute is full", async () => {
+          await env.control.configure({ rateLimits: { shiftsPerMinute: 1 } })
+          const first = shopper("198.51.100.62")
+          expect((await first.paySession((await first.cart()).collectionId)).status).toBe(200)
+          const second = shopper("198.51.100.63")
+          const { collectionId } = await second.cart()
+          expectTooManyRequests(await second.paySession(collectionId), /^The crypto payment service is busy/)
+          // Other shoppers fill the store's minute meanwhile; the service's window has room again.
+          await redis.set(`${ADMISSION_KEY_PREFIX}sessions:store:store`, String(DEFAULTS.sessionsPerStorePerMinute), "KEEPTTL")
+          await env.control.configure({ rateLimits: {} })
+          expectTooManyRequests(await shopper("198.51.100.64").paySession((await shopper("198.51.100.64").cart()).collectionId), /^Crypto checkout is very busy/)
+          // The refused shopper pays on the place their refused session spent, without waiting for the next minute.
+          expect((await second.paySession(collectionId)).status).toBe(200)
+          // Once: another cart of theirs waits like everyone else.
+          expectTooManyRequests(await second.paySession((await second.cart()).collectionId), /^Crypto checkout is very busy/)
+        })
       })
 
       describe("reads (estimate, permissions)", () => {

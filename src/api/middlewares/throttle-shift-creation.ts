@@ -35,9 +35,12 @@ async function throttle(req: MedusaRequest, res: MedusaResponse, next: MedusaNex
     // Refused further on (bad input: 4xx, nothing made; the service's 429) or failed (5xx: the service may have
     // made the shift): no session was started, the shopper is still new. The store's slot goes back only for a
     // refusal that spent nothing at the service: after its 429 the quote was spent, and giving the slot back would
-    // let a flood of fresh addresses go on spending the service's quotes while it refuses their shifts.
+    // let a flood of fresh addresses go on spending the service's quotes while it refuses their shifts; the shopper keeps
+    // it for one more try instead.
     res.once("finish", () => {
-      if (res.statusCode >= 300 || madeNothing.has(res)) void sessionNotMade(limiter, admission, ip, res.statusCode < 500 && res.statusCode !== 429)
+      if (res.statusCode >= 300 || madeNothing.has(res)) {
+        void sessionNotMade(limiter, admission, ip, { refused: res.statusCode < 500 && res.statusCode !== 429, held: verdict.held === true })
+      }
     })
     return next()
   }

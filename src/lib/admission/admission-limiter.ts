@@ -11,7 +11,8 @@ export type BudgetScope = "cart" | "ip" | "store"
 export type Budget = { scope: BudgetScope; key: string; perMinute: number; admitUpTo?: number }
 
 export type Admission =
-  | { admitted: true }
+  /** `held`: admitted on the place an earlier admission of the shopper spent (takeHeldPlace), not on the budgets. */
+  | { admitted: true; held?: boolean }
   /** `retryAfterMs`: until the refusing budget's minute ends. */
   | { admitted: false; scope: BudgetScope; retryAfterMs: number }
 
@@ -114,6 +115,28 @@ export class AdmissionLimiter {
     try {
       const waiting = await this.limiter(`${action}:wait`, 1).get(counterKey(key))
       return Boolean(waiting && waiting.consumedPoints > 1 && waiting.msBeforeNext > 0)
+    } catch (error) {
+      this.onStoreError(error)
+      return false
+    }
+  }
+
+  /** Keeps for `key` the place an admitted request spent, for one later request of `action` within `seconds` (takeHeldPlace). */
+  async holdPlace(action: string, key: string, seconds: number): Promise<void> {
+    await this.ready
+    try {
+      await this.limiter(`${action}:held`, 1, seconds).consume(counterKey(key))
+    } catch (outcome) {
+      // Already held: one place, not two.
+      if (!(outcome instanceof RateLimiterRes)) this.onStoreError(outcome)
+    }
+  }
+
+  /** Takes the place held for `key` (holdPlace), if there is one: whether there was. Once: the store deletes it atomically. */
+  async takeHeldPlace(action: string, key: string, seconds: number): Promise<boolean> {
+    await this.ready
+    try {
+      return await this.limiter(`${action}:held`, 1, seconds).delete(counterKey(key))
     } catch (error) {
       this.onStoreError(error)
       return false

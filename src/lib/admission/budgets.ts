@@ -49,13 +49,24 @@ const EARLY_ASKS_OF_A_REPEAT_SHOPPER = 3
 const WAIT_GRACE_MS = 1000
 
 /**
- * Admits a payment session against `sessionBudgets`. A repeat shopper is one who, in the last
+ * How long a shopper the service refused (its own 429, or a failure) after the store admitted them keeps the
+ * place they spent: the service's wait is seconds to a minute.
+ */
+const HELD_PLACE_SECONDS = 120
+
+/**
+ * Admits a payment session against `sessionBudgets`, or on the place the shopper's last admitted session spent
+ * when the service refused it (sessionNotMade). A repeat shopper is one who, in the last
  * `repeatShopperMinutes`, started a session or kept asking before their Retry-After ran out; both are
  * remembered here. A storefront that waits as told stays a new shopper however long the store is busy.
  */
 export async function admitSession(limiter: AdmissionLimiter, options: AdmissionOptions, request: { cart: string; ip: string | undefined }): Promise<Admission> {
   const shopper = shopperKey(request.ip)
   const windowSeconds = options.repeatShopperMinutes * 60
+  if (await limiter.takeHeldPlace("sessions", shopper, HELD_PLACE_SECONDS)) {
+    await limiter.remember("sessions", shopper, windowSeconds)
+    return { admitted: true, held: true }
+  }
   const [started, earlier, early] = await Promise.all([
     limiter.recent("sessions", shopper, windowSeconds),
     limiter.recent("sessions-early", shopper, windowSeconds),
@@ -74,11 +85,19 @@ export async function admitSession(limiter: AdmissionLimiter, options: Admission
  * shopper. When nothing was spent upstream either (`refused`: input refused before any call, or nothing to
  * make), its place in the store's minute is given back, so that a shopper refused at the start of the store's
  * minute does not lose the whole minute to it. Not after the service's own 429: its quote was spent, and its
- * minute is full.
+ * minute is full; the shopper keeps that place for their next try instead (the service's window slides, the
+ * store's minute does not: a shopper the service refused at the start of a store minute would otherwise wait it
+ * out, and then compete for the next one with those who came after). Once: a try on a held place holds none.
  */
-export async function sessionNotMade(limiter: AdmissionLimiter, options: AdmissionOptions, ip: string | undefined, refused: boolean): Promise<void> {
+export async function sessionNotMade(
+  limiter: AdmissionLimiter,
+  options: AdmissionOptions,
+  ip: string | undefined,
+  outcome: { refused: boolean; held: boolean }
+): Promise<void> {
   await limiter.forget("sessions", shopperKey(ip), options.repeatShopperMinutes * 60)
-  if (refused) await limiter.giveBack("sessions", { scope: "store", key: STORE, perMinute: options.sessionsPerStorePerMinute })
+  if (outcome.refused) await limiter.giveBack("sessions", { scope: "store", key: STORE, perMinute: options.sessionsPerStorePerMinute })
+  else if (!outcome.held) await limiter.holdPlace("sessions", shopperKey(ip), HELD_PLACE_SECONDS)
 }
 
 /** The budgets a read (estimate, permissions) must fit in; the cart's only where the request names one. */

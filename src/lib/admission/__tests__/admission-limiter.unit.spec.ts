@@ -186,11 +186,23 @@ describe("AdmissionLimiter in memory", () => {
     const limiter = new AdmissionLimiter(memoryLimiters())
     const window = DEFAULTS.repeatShopperMinutes * 60
     for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.9"]) expect((await session(limiter, `collection:${ip}`, ip)).admitted).toBe(true)
-    await sessionNotMade(limiter, DEFAULTS, "198.51.100.9", true)
+    await sessionNotMade(limiter, DEFAULTS, "198.51.100.9", { refused: true, held: false })
     expect(await limiter.recent("sessions", "198.51.100.9", window)).toBe(0)
     // Nothing was spent upstream: its place in the store's minute is free again, for it or another new shopper.
     expect(await session(limiter, "collection:again", "198.51.100.9")).toEqual({ admitted: true })
     expect(await session(limiter, "collection:late", "198.51.100.20")).toMatchObject({ admitted: false, scope: "store" })
+  })
+
+  it("lets a shopper the service refused after the store admitted them try once more on the place they spent, even in a full minute", async () => {
+    const limiter = new AdmissionLimiter(memoryLimiters())
+    for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.9"]) expect((await session(limiter, `collection:${ip}`, ip)).admitted).toBe(true)
+    // The service's own 429: its quote was spent, the store's minute stays full, the shopper keeps the place.
+    await sessionNotMade(limiter, DEFAULTS, "198.51.100.9", { refused: false, held: false })
+    expect(await session(limiter, "collection:late", "198.51.100.20")).toMatchObject({ admitted: false, scope: "store" })
+    expect(await session(limiter, "collection:198.51.100.9", "198.51.100.9")).toEqual({ admitted: true, held: true })
+    // Refused again on that place: no second one.
+    await sessionNotMade(limiter, DEFAULTS, "198.51.100.9", { refused: false, held: true })
+    expect(await session(limiter, "collection:198.51.100.9", "198.51.100.9")).toMatchObject({ admitted: false })
   })
 
   describe("over several minutes (fake clock)", () => {
@@ -261,8 +273,8 @@ describe("AdmissionLimiter in memory", () => {
     const broken = (() => ({ consume: down, get: down })) as unknown as LimiterFactory
     const limiter = new AdmissionLimiter(broken, (error) => errors.push(error))
     expect(await session(limiter, "collection:a", "203.0.113.7")).toEqual({ admitted: true })
-    // The shopper's recent sessions and early asks, whether this one is early, the three budgets, and remembering it.
-    expect(errors).toHaveLength(7)
+    // A place held for the shopper, their recent sessions and early asks, whether this one is early, the three budgets, and remembering it.
+    expect(errors).toHaveLength(8)
   })
 })
 
