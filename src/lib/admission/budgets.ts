@@ -96,8 +96,10 @@ export async function sessionNotMade(
   outcome: { refused: boolean; held: boolean }
 ): Promise<void> {
   await limiter.forget("sessions", shopperKey(ip), options.repeatShopperMinutes * 60)
+  // A try on a held place took nothing from the budgets: it gives nothing back either (a flood could mint places).
+  if (outcome.held) return
   if (outcome.refused) await limiter.giveBack("sessions", { scope: "store", key: STORE, perMinute: options.sessionsPerStorePerMinute })
-  else if (!outcome.held) await limiter.holdPlace("sessions", shopperKey(ip), HELD_PLACE_SECONDS)
+  else await limiter.holdPlace("sessions", shopperKey(ip), HELD_PLACE_SECONDS)
 }
 
 /** The budgets a read (estimate, permissions) must fit in; the cart's only where the request names one. */

@@ -72,9 +72,13 @@ export async function cartTotalAboveSession(container: MedusaContainer, cartId: 
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const {
     data: [cart],
-  } = await query.graph({ entity: "cart", fields: ["total", "payment_collection.payment_sessions.id", "payment_collection.payment_sessions.amount"], filters: { id: cartId } })
+  } = await query.graph({
+    entity: "cart",
+    fields: ["total", "currency_code", "payment_collection.payment_sessions.id", "payment_collection.payment_sessions.amount"],
+    filters: { id: cartId },
+  })
   const session = cart?.payment_collection?.payment_sessions?.find((candidate: { id?: string } | null) => candidate?.id === sessionId)
-  return shortOfCartTotal(session?.amount, cart?.total)
+  return shortOfCartTotal(session?.amount, cart?.total, (cart?.currency_code ?? "").toUpperCase())
 }
 
 /**

@@ -205,6 +205,16 @@ describe("AdmissionLimiter in memory", () => {
     expect(await session(limiter, "collection:198.51.100.9", "198.51.100.9")).toMatchObject({ admitted: false })
   })
 
+  it("gives back nothing of the store's minute for a try on a held place the store refuses further on: it took nothing", async () => {
+    const limiter = new AdmissionLimiter(memoryLimiters())
+    for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.9"]) expect((await session(limiter, `collection:${ip}`, ip)).admitted).toBe(true)
+    await sessionNotMade(limiter, DEFAULTS, "198.51.100.9", { refused: false, held: false })
+    expect(await session(limiter, "collection:junk", "198.51.100.9")).toEqual({ admitted: true, held: true })
+    // Junk input on the held place (a 4xx): a place given back here would be one the flood minted.
+    await sessionNotMade(limiter, DEFAULTS, "198.51.100.9", { refused: true, held: true })
+    expect(await session(limiter, "collection:late", "198.51.100.20")).toMatchObject({ admitted: false, scope: "store" })
+  })
+
   describe("over several minutes (fake clock)", () => {
     beforeEach(() => jest.useFakeTimers({ now: new Date("2026-11-25T12:00:00Z") }))
     afterEach(() => jest.useRealTimers())
