@@ -22,19 +22,18 @@ function currencyDecimals(currency: string): number {
  */
 export function shortOfCartTotal(
   sessionAmount: BigNumberInput | null | undefined,
-  cartTotal: BigNumberInput | null | undefined,
-  currency: string
-): { paid: string; total: string } | undefined {
-  if (sessionAmount == null || cartTotal == null) return undefined
+  cart: { total?: BigNumberInput | null; currency_code?: string | null }
+): { paid: string; total: string; currency: string } | undefined {
+  if (sessionAmount == null || cart.total == null) return undefined
+  const currency = (cart.currency_code ?? "").toUpperCase()
   const decimals = currencyDecimals(currency)
-  const [paid, total] = [new BigNumberJS(toDecimalString(sessionAmount)), new BigNumberJS(toDecimalString(cartTotal))]
+  const [paid, total] = [new BigNumberJS(toDecimalString(sessionAmount)), new BigNumberJS(toDecimalString(cart.total))]
   if (total.minus(paid).lt(new BigNumberJS(1).shiftedBy(-decimals))) return undefined
-  return { paid: paid.toFixed(), total: total.decimalPlaces(decimals, BigNumberJS.ROUND_UP).toFixed() }
+  return { paid: paid.toFixed(), total: total.decimalPlaces(decimals, BigNumberJS.ROUND_UP).toFixed(), currency }
 }
 
 /** Refuses, with the reason, to place an order for more than the shift asks of the shopper; a deposit already paid waits as "paid, no order". */
 export function refuseShortOfCartTotal(sessionAmount: BigNumberInput | null | undefined, cart: { total?: BigNumberInput | null; currency_code?: string | null }): void {
-  const currency = (cart.currency_code ?? "").toUpperCase()
-  const short = shortOfCartTotal(sessionAmount, cart.total, currency)
-  if (short) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.cart_total_changed", { ...short, currency }))
+  const short = shortOfCartTotal(sessionAmount, cart)
+  if (short) throw shopperError(MedusaError.Types.NOT_ALLOWED, text("store.cart_total_changed", short))
 }

@@ -78,7 +78,7 @@ export async function cartTotalAboveSession(container: MedusaContainer, cartId: 
     filters: { id: cartId },
   })
   const session = cart?.payment_collection?.payment_sessions?.find((candidate: { id?: string } | null) => candidate?.id === sessionId)
-  return shortOfCartTotal(session?.amount, cart?.total, (cart?.currency_code ?? "").toUpperCase())
+  return cart ? shortOfCartTotal(session?.amount, cart) : undefined
 }
 
 /**
